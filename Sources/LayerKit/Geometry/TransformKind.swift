@@ -1,0 +1,43 @@
+import Foundation
+
+/// The cheapest exact way to draw through a homography, chosen once here and nowhere else.
+///
+/// pixman copies an integer translation without filtering (about ten times faster than a
+/// bilinear affine fetch), and a projective fetch is several times slower again; so the
+/// compositor asks for the kind and picks its path from the answer.
+public enum TransformKind: Hashable, Sendable {
+    /// A whole-pixel offset: source pixels land on destination pixels unchanged.
+    case integerTranslation(x: Int, y: Int)
+    /// Any other map that keeps lines parallel (w is constant).
+    case affine
+    /// A true perspective map (w varies across the plane).
+    case projective
+    /// Singular or not finite: nothing can be drawn through it.
+    case degenerate
+
+    /// Offsets closer than this to a whole pixel count as whole: device-scale products such as
+    /// 0.1 · 30 land a few ulps away from the integer they mean.
+    static let integerTolerance: CGFloat = 1e-9
+
+    /// Projective terms smaller than this (relative to the matrix) are rounding residue, not
+    /// perspective; below it the affine path differs by far less than a pixel.
+    static let projectiveTolerance: CGFloat = 1e-12
+
+    init(_ h: Homography) {
+        guard h.isFinite, h.inverted() != nil else { self = .degenerate; return }
+        let scale = max(abs(h.m33), 1)
+        guard abs(h.m13) <= Self.projectiveTolerance * scale, abs(h.m23) <= Self.projectiveTolerance * scale else {
+            self = .projective
+            return
+        }
+        let tx = h.m31 / h.m33, ty = h.m32 / h.m33
+        let rx = tx.rounded(), ry = ty.rounded()
+        if h.m11 == h.m33, h.m22 == h.m33, h.m12 == 0, h.m21 == 0,
+           abs(tx - rx) <= Self.integerTolerance, abs(ty - ry) <= Self.integerTolerance,
+           abs(rx) < CGFloat(Int32.max), abs(ry) < CGFloat(Int32.max) {
+            self = .integerTranslation(x: Int(rx), y: Int(ry))
+        } else {
+            self = .affine
+        }
+    }
+}

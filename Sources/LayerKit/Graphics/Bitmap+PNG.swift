@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Bitmap {
+    /// Decodes a PNG of any color type, bit depth or interlace.
+    ///
+    /// - Throws: `PNGError` saying what is wrong: not a PNG, damaged or truncated (with
+    ///   libpng's reason), or too large for a bitmap.
+    public convenience init(pngData data: Data) throws(PNGError) {
+        let decoded = try PNGCodec.decode(data, source: "PNG data")
+        self.init(adopting: decoded.pixels, width: decoded.width, height: decoded.height)
+    }
+
+    /// Reads and decodes a PNG file.
+    ///
+    /// - Throws: `PNGError.cannotRead` when the file cannot be read, otherwise as `init(pngData:)`,
+    ///   naming the file.
+    public convenience init(pngAt path: String) throws(PNGError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .cannotRead(path: path, reason: Self.reason(error))
+        }
+        let decoded = try PNGCodec.decode(data, source: path)
+        self.init(adopting: decoded.pixels, width: decoded.width, height: decoded.height)
+    }
+
+    /// The bitmap encoded as PNG (8-bit RGBA, or RGB when every pixel is opaque).
+    public func pngData() throws(PNGError) -> Data {
+        var buffer: UnsafeMutablePointer<CChar>? = nil
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else {
+            throw .encodingFailed(detail: "no memory for the output stream")
+        }
+        do {
+            try PNGCodec.encode(self, to: stream)
+        } catch {
+            fclose(stream)
+            free(buffer)
+            throw error
+        }
+        fclose(stream)
+        defer { free(buffer) }
+        guard let buffer else { return Data() }
+        return Data(bytes: buffer, count: size)
+    }
+
+    /// Encodes the bitmap as PNG and writes it to `path`, replacing any file there.
+    ///
+    /// - Throws: `PNGError.cannotWrite` naming the path and the system's reason.
+    public func writePNG(to path: String) throws(PNGError) {
+        let data = try pngData()
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .cannotWrite(path: path, reason: Self.reason(error))
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,143 @@
+import CPixman
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An owned buffer of premultiplied `a8r8g8b8` pixels (alpha in the top byte of each native
+/// 32-bit word), blended in sRGB-encoded space, and the pixman image that draws into it.
+///
+/// A reference type: a bitmap is a resource that layers, caches and presenters share.
+/// Creating one checks its size against `maximumDimension` and `maximumPixelCount` and throws
+/// instead of allocating without bound.
+public final class Bitmap {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Bytes from one row to the next.
+    public let bytesPerRow: Int
+
+    /// The largest width or height: pixman's 16.16 fixed-point coordinates end at 32767.
+    public static let maximumDimension = 32767
+    /// The largest pixel count, 2²⁸ (1 GiB of pixels): above it an allocation is a bug, not a frame.
+    public static let maximumPixelCount = 1 << 28
+
+    let pixels: UnsafeMutablePointer<UInt32>
+    /// The pixman image over `pixels`, used as the destination of drawing into this bitmap.
+    let image: OpaquePointer
+
+    /// Creates a bitmap of transparent black pixels.
+    ///
+    /// - Throws: `BitmapError` when a side is not 1…`maximumDimension`, the pixel count is over
+    ///   `maximumPixelCount`, or the memory cannot be had.
+    public convenience init(width: Int, height: Int) throws(BitmapError) {
+        let pixels = try Self.allocatePixels(width: width, height: height)
+        self.init(adopting: pixels, width: width, height: height)
+    }
+
+    /// Wraps zeroed or filled pixel memory from `allocatePixels`, which the bitmap now owns.
+    init(adopting pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
+        let bytesPerRow = width * 4
+        guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height),
+                                                   pixels, Int32(bytesPerRow)) else {
+            fatalError("pixman could not allocate an image header")
+        }
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.pixels = pixels
+        self.image = image
+    }
+
+    /// Checks the size and allocates zeroed pixel memory for it, to be adopted by a bitmap.
+    static func allocatePixels(width: Int, height: Int) throws(BitmapError) -> UnsafeMutablePointer<UInt32> {
+        try checkSize(width: width, height: height)
+        // calloc: zeroed pages come lazily from the kernel, and failure is an answer, not a trap.
+        guard let raw = calloc(height, width * 4) else { throw .outOfMemory(bytes: height * width * 4) }
+        return raw.bindMemory(to: UInt32.self, capacity: width * height)
+    }
+
+    /// Creates a bitmap filled with one color.
+    public convenience init(width: Int, height: Int, color: Color) throws(BitmapError) {
+        try self.init(width: width, height: height)
+        clear(to: color)
+    }
+
+    deinit {
+        pixman_image_unref(image)
+        free(pixels)
+    }
+
+    static func checkSize(width: Int, height: Int) throws(BitmapError) {
+        guard (1...maximumDimension).contains(width), (1...maximumDimension).contains(height) else {
+            throw .invalidSize(width: width, height: height)
+        }
+        guard width * height <= maximumPixelCount else { throw .tooLarge(width: width, height: height) }
+    }
+
+    /// The whole bitmap as a pixel rectangle at the origin.
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+
+    // MARK: Pixels
+
+    /// The premultiplied `a8r8g8b8` word at column `x`, row `y`.
+    public func premultipliedPixel(x: Int, y: Int) -> UInt32 {
+        precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) bitmap")
+        return pixels[y * width + x]
+    }
+
+    /// The color at column `x`, row `y`, un-premultiplied and rounded to 8 bits per channel.
+    public func pixel(x: Int, y: Int) -> Color {
+        Color(premultipliedARGB32: premultipliedPixel(x: x, y: y))
+    }
+
+    /// Sets one pixel (no blending).
+    public func setPixel(x: Int, y: Int, to color: Color) {
+        precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) bitmap")
+        pixels[y * width + x] = color.premultipliedARGB32
+    }
+
+    /// Lends the pixel memory, rows top to bottom, `bytesPerRow` apart, for reading.
+    public func withUnsafePixels<R>(_ body: (UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: pixels, count: width * height))
+    }
+
+    /// Lends the pixel memory for writing; values must stay valid premultiplied pixels
+    /// (no channel above alpha).
+    public func withUnsafeMutablePixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) throws -> R) rethrows -> R {
+        try body(UnsafeMutableBufferPointer(start: pixels, count: width * height))
+    }
+
+    /// Whether two bitmaps have the same size and the same pixels, bit for bit.
+    public func hasSamePixels(as other: Bitmap) -> Bool {
+        width == other.width && height == other.height &&
+            memcmp(pixels, other.pixels, height * bytesPerRow) == 0
+    }
+
+    /// An independent copy of the pixels.
+    public func copy() throws(BitmapError) -> Bitmap {
+        let copy = try Bitmap(width: width, height: height)
+        memcpy(copy.pixels, pixels, height * bytesPerRow)
+        return copy
+    }
+
+    /// A new pixman image over the same pixels, for use as a source: sources get their own
+    /// transform, filter and repeat, so the bitmap's own image is never changed by reading it.
+    func makeSourceImage() -> OpaquePointer {
+        guard let view = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height),
+                                                  pixels, Int32(bytesPerRow)) else {
+            fatalError("pixman could not allocate an image header")
+        }
+        return view
+    }
+}
+
+extension Bitmap: CustomStringConvertible {
+    public var description: String { "Bitmap(\(width)x\(height))" }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+@testable import LayerKit
+
+@Suite struct PNGTests {
+    static let fixtures: URL = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/png")
+
+    static let fixtureNames: [String] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: fixtures.path)) ?? []
+        return files.filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }.sorted()
+    }()
+
+    @Test func everyColorTypeDepthAndInterlaceIsCovered() {
+        // gray 1/2/4/8/16 (+tRNS), gray+alpha 8/16, RGB 8/16 (+tRNS), RGBA 8/16, palette 1/2/4/8,
+        // each plain and Adam7-interlaced.
+        #expect(Self.fixtureNames.count == 34)
+        #expect(Self.fixtureNames.filter { $0.hasSuffix("-interlaced") }.count == 17)
+    }
+
+    /// Fixtures written by Python's zlib (make_png_fixtures.py), with the pixels the PNG
+    /// specification assigns them beside each in NAME.rgba.
+    @Test(arguments: fixtureNames)
+    func decodesForeignEncoderFixture(_ name: String) throws {
+        let bitmap = try Bitmap(pngAt: Self.fixtures.appendingPathComponent(name + ".png").path)
+        let expected = try Data(contentsOf: Self.fixtures.appendingPathComponent(name + ".rgba"))
+        #expect(bitmap.width == 13 && bitmap.height == 11)
+        var mismatches = 0
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width {
+                let i = (y * bitmap.width + x) * 4
+                let want = Color(red8: expected[i], green8: expected[i + 1], blue8: expected[i + 2], alpha8: expected[i + 3])
+                // Compare as premultiplied pixels: the color of a transparent pixel does not exist.
+                if bitmap.premultipliedPixel(x: x, y: y) != want.premultipliedARGB32 {
+                    if mismatches < 3 {
+                        Issue.record("\(name) pixel \(x),\(y): got \(bitmap.pixel(x: x, y: y)), want \(want)")
+                    }
+                    mismatches += 1
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func writtenPNGReadsBackIdentically() throws {
+        // Every alpha level with channels up to it, so premultiplication round-trips are tested.
+        let b = try Bitmap(width: 256, height: 4)
+        b.withUnsafeMutablePixels { pixels in
+            for a in 0..<256 {
+                for row in 0..<4 {
+                    let c = UInt32(a * (row + 1) / 5)
+                    pixels[row * 256 + a] = UInt32(a) << 24 | c << 16 | UInt32(a) << 8 | UInt32(a / 3)
+                }
+            }
+        }
+        let back = try Bitmap(pngData: try b.pngData())
+        #expect(back.hasSamePixels(as: b))
+    }
+
+    @Test func opaqueBitmapIsWrittenWithoutAlphaAndReadsBack() throws {
+        let b = try Bitmap(width: 9, height: 7, color: try Color(hex: "#336699"))
+        b.setPixel(x: 4, y: 3, to: .yellow)
+        let data = try b.pngData()
+        // IHDR colour type byte (offset 25): 2 = truecolour without alpha.
+        #expect(data[25] == 2)
+        #expect(try Bitmap(pngData: data).hasSamePixels(as: b))
+    }
+
+    @Test func writesAndReadsFiles() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let b = try Bitmap(width: 3, height: 3, color: Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.8))
+        try b.writePNG(to: path)
+        #expect(try Bitmap(pngAt: path).hasSamePixels(as: b))
+    }
+
+    @Test func missingFileAndUnwritablePathAreNamed() throws {
+        do {
+            _ = try Bitmap(pngAt: "/nonexistent/face.png")
+            Issue.record("expected an error")
+        } catch {
+            guard case let .cannotRead(path, _) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(path == "/nonexistent/face.png")
+            #expect(error.description.contains("/nonexistent/face.png"))
+        }
+        let b = try Bitmap(width: 1, height: 1)
+        #expect(throws: PNGError.self) { try b.writePNG(to: "/nonexistent/dir/out.png") }
+    }
+
+    @Test func nonPNGDataIsRecognized() {
+        #expect(throws: PNGError.notPNG(source: "PNG data")) { try Bitmap(pngData: Data("GIF89a and more".utf8)) }
+        #expect(throws: PNGError.notPNG(source: "PNG data")) { try Bitmap(pngData: Data()) }
+    }
+
+    @Test func everyTruncationThrowsAndNothingCrashes() throws {
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("rgba8-interlaced.png"))
+        for length in stride(from: 0, to: data.count - 12, by: 7) {   // the last 12 bytes are IEND
+            #expect(throws: PNGError.self, "truncated at \(length) of \(data.count)") {
+                try Bitmap(pngData: data.prefix(length))
+            }
+        }
+    }
+
+    @Test func corruptDataSaysWhatIsWrong() throws {
+        var data = try Data(contentsOf: Self.fixtures.appendingPathComponent("rgb8.png"))
+        data[data.count - 20] ^= 0x55   // inside the last IDAT: its CRC no longer matches
+        do {
+            _ = try Bitmap(pngData: data)
+            Issue.record("expected an error")
+        } catch {
+            guard case let .corrupt(_, detail) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(!detail.isEmpty)
+            #expect(error.description.contains("damaged or truncated"))
+        }
+    }
+
+    @Test func randomByteFlipsNeverCrash() throws {
+        let original = try Data(contentsOf: Self.fixtures.appendingPathComponent("palette4.png"))
+        var generator = SplitMix64(seed: 42)
+        for _ in 0..<300 {
+            var data = original
+            for _ in 0..<3 {
+                let i = 8 + Int(generator.next() % UInt64(data.count - 8))
+                data[i] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            // Either it decodes (a flip in an ancillary spot) or it throws; it must not crash.
+            _ = try? Bitmap(pngData: data)
+        }
+    }
+
+    @Test func hugeDeclaredSizeIsRefusedBeforeAllocating() throws {
+        // A valid header claiming 100000 x 100000 pixels, with almost no data behind it.
+        var png = Data(PNGCodec.signature)
+        png.append(chunk("IHDR", [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 6, 0, 0, 0]))
+        png.append(chunk("IDAT", [0x78, 0x9C, 0x63, 0, 0, 0, 1, 0, 1]))
+        png.append(chunk("IEND", []))
+        #expect(throws: PNGError.tooLarge(source: "PNG data", width: 100_000, height: 100_000)) {
+            try Bitmap(pngData: png)
+        }
+    }
+
+    private func chunk(_ type: String, _ body: [UInt8]) -> Data {
+        var data = Data()
+        let length = UInt32(body.count)
+        data.append(contentsOf: [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)])
+        let typed = Array(type.utf8) + body
+        data.append(contentsOf: typed)
+        let crc = crc32(typed)
+        data.append(contentsOf: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        return data
+    }
+
+    private func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
+
+/// A small deterministic generator for fuzz-style tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
