@@ -19,9 +19,20 @@ let package = Package(
             pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
+        ),
+        // Test-only oracle: cairo draws the same scenes independently.
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
+        ),
         .target(
             name: "LayerKit",
-            dependencies: ["CPixman", "CPNG"]
+            dependencies: ["CPixman", "CPNG", "CFreeType"]
         ),
         .executableTarget(
             name: "Sample",
@@ -30,7 +41,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LayerKitTests",
-            dependencies: ["LayerKit"],
+            dependencies: ["LayerKit", "CCairo"],
             resources: [.copy("Graphics/Fixtures")]
         ),
     ],

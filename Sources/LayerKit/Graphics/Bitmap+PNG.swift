@@ -25,7 +25,7 @@ extension Bitmap {
     public convenience init(pngAt path: String) throws(PNGError) {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)  // mapped: a huge file costs no memory
         } catch {
             throw .cannotRead(path: path, reason: Self.reason(error))
         }

@@ -1,0 +1,7 @@
+#ifndef LAYERKIT_CFREETYPE_SHIM_H
+#define LAYERKIT_CFREETYPE_SHIM_H
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include FT_OUTLINE_H
+#include FT_IMAGE_H
+#endif
