@@ -65,7 +65,10 @@ extension Bitmap {
                                       _ filter: ImageFilter, _ clip: Region?, _ opacity: Double) throws(BitmapError) {
         guard let inverse = transform.inverted() else { throw .transformNotInvertible(transform) }
         let sourceRect = source.bounds.cgRect
-        let polygon = transform.projectedPolygon(of: sourceRect)
+        // A filter reaches half a source pixel past the edge pixels' centres, which under
+        // magnification is more than the projected edge: take that margin into the area.
+        let reach = filter == .bilinear ? sourceRect.insetBy(dx: -0.5, dy: -0.5) : sourceRect
+        let polygon = transform.projectedPolygon(of: reach)
         guard let projected = CGRect(boundingPoints: polygon) else { return }
         guard let area = compositeArea(op, sourceExtent: PixelRect(covering: projected), clip: clip, opacity: opacity)
         else { return }

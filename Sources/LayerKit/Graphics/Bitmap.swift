@@ -1,5 +1,6 @@
 import CPixman
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -31,6 +32,11 @@ public final class Bitmap {
     let pixels: UnsafeMutablePointer<UInt32>
     /// The pixman image over `pixels`, used as the destination of drawing into this bitmap.
     let image: OpaquePointer
+    /// Unique for the process's lifetime (unlike an object's address, which memory reuses).
+    let serial = BitmapSerial.next()
+    /// For a view of some rows of another bitmap: that bitmap, kept alive; nil when this bitmap
+    /// owns its pixels.
+    private let viewed: Bitmap?
 
     /// Creates a bitmap of transparent black pixels.
     ///
@@ -53,6 +59,26 @@ public final class Bitmap {
         self.bytesPerRow = bytesPerRow
         self.pixels = pixels
         self.image = image
+        self.viewed = nil
+    }
+
+    /// A bitmap over rows `rows` of `bitmap`'s pixels, sharing them: drawing into the view draws
+    /// into those rows. Each view has its own pixman image, so views of disjoint rows may be
+    /// drawn into from different threads at once.
+    init(rowsOf bitmap: Bitmap, _ rows: Range<Int>) {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= bitmap.height && !rows.isEmpty,
+                     "rows \(rows) outside the \(bitmap.width)x\(bitmap.height) bitmap")
+        let pixels = bitmap.pixels + rows.lowerBound * bitmap.width
+        guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(bitmap.width), Int32(rows.count),
+                                                   pixels, Int32(bitmap.bytesPerRow)) else {
+            fatalError("pixman could not allocate an image header")
+        }
+        self.width = bitmap.width
+        self.height = rows.count
+        self.bytesPerRow = bitmap.bytesPerRow
+        self.pixels = pixels
+        self.image = image
+        self.viewed = bitmap
     }
 
     /// Checks the size and allocates zeroed pixel memory for it, to be adopted by a bitmap.
@@ -71,7 +97,7 @@ public final class Bitmap {
 
     deinit {
         pixman_image_unref(image)
-        free(pixels)
+        if viewed == nil { free(pixels) }
     }
 
     static func checkSize(width: Int, height: Int) throws(BitmapError) {
@@ -136,6 +162,12 @@ public final class Bitmap {
         }
         return view
     }
+}
+
+/// Serial numbers for bitmaps.
+enum BitmapSerial {
+    private static let counter = Atomic<UInt64>(0)
+    static func next() -> UInt64 { counter.wrappingAdd(1, ordering: .relaxed).newValue }
 }
 
 extension Bitmap: CustomStringConvertible {

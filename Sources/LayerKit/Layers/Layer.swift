@@ -1,0 +1,243 @@
+import Foundation
+import Synchronization
+
+/// A rectangle of content in a tree of layers, with Core Animation's properties, names and
+/// defaults.
+///
+/// A layer is a plane: its content (background, contents image, custom drawing, border) is drawn
+/// in its own bounds space and placed in its superlayer by `position`, `anchorPoint` and
+/// `transform`. Layers are reference types used from one isolation domain at a time; a
+/// `Renderer` snapshots them into immutable render trees.
+open class Layer {
+    /// Identifies the layer in render trees and caches, unique for the process's lifetime.
+    public let id: LayerID
+
+    // MARK: Geometry
+
+    /// The layer's own coordinate space: its origin is what the top-left corner shows, its size
+    /// the size of the layer.
+    public var bounds: CGRect = .zero {
+        didSet {
+            guard bounds != oldValue else { return }
+            if bounds.size != oldValue.size {
+                changed(.content)
+                if needsDisplayOnBoundsChange { setNeedsDisplay() }
+            } else {
+                changed(.geometry)
+            }
+        }
+    }
+
+    /// Where the anchor point sits, in the superlayer's coordinate space.
+    public var position: CGPoint = .zero { didSet { if position != oldValue { changed(.geometry) } } }
+
+    /// The point of the bounds, in unit coordinates, that `position` refers to and `transform`
+    /// turns about: (0.5, 0.5) is the centre, (0.5, 1) the middle of the bottom edge.
+    public var anchorPoint = CGPoint(x: 0.5, y: 0.5) { didSet { if anchorPoint != oldValue { changed(.geometry) } } }
+
+    /// The anchor point's z, in points.
+    public var anchorPointZ: CGFloat = 0 { didSet { if anchorPointZ != oldValue { changed(.geometry) } } }
+
+    /// The layer's position on the z axis; sublayers draw in order of increasing `zPosition`,
+    /// ties in array order.
+    public var zPosition: CGFloat = 0 { didSet { if zPosition != oldValue { changed(.geometry) } } }
+
+    /// The transform applied about the anchor point.
+    public var transform: Transform3D = .identity { didSet { if transform != oldValue { changed(.geometry) } } }
+
+    /// A transform applied to every sublayer, about this layer's anchor point (the usual place
+    /// for a shared perspective, `m34 = -1/d`).
+    public var sublayerTransform: Transform3D = .identity {
+        didSet { if sublayerTransform != oldValue { changed(.geometry) } }
+    }
+
+    /// Whether the layer and its subtree are left out of rendering.
+    public var isHidden = false { didSet { if isHidden != oldValue { changed(.geometry) } } }
+
+    /// Whether the back of the layer is drawn when a transform turns it away from the viewer.
+    public var isDoubleSided = true { didSet { if isDoubleSided != oldValue { changed(.geometry) } } }
+
+    /// Whether sublayer geometry is flipped vertically within this layer's bounds
+    /// (y grows upward for the sublayers). The layer's own content is not flipped.
+    public var isGeometryFlipped = false { didSet { if isGeometryFlipped != oldValue { changed(.geometry) } } }
+
+    // MARK: Hierarchy
+
+    /// The layer this one is a sublayer of.
+    public internal(set) weak var superlayer: Layer?
+
+    var sublayerStorage: [Layer] = []
+
+    /// The sublayers, back to front; nil when there are none (as in Core Animation).
+    ///
+    /// Setting the array moves every layer in it here (out of any other superlayer).
+    public var sublayers: [Layer]? {
+        get { sublayerStorage.isEmpty ? nil : sublayerStorage }
+        set { setSublayers(newValue ?? []) }
+    }
+
+    /// The layer whose alpha masks this layer (in this layer's coordinate space). A mask has no
+    /// superlayer; setting one used elsewhere takes it from there.
+    public var mask: Layer? {
+        didSet {
+            guard mask !== oldValue else { return }
+            oldValue?.maskOwner = nil
+            if let mask {
+                precondition(mask !== self, "layer \(debugName) cannot be its own mask")
+                mask.removeFromSuperlayer()
+                mask.maskOwner?.mask = nil
+                mask.maskOwner = self
+            }
+            changed(.content)
+        }
+    }
+
+    /// The layer this one masks, if it is a mask.
+    weak var maskOwner: Layer?
+
+    // MARK: Appearance
+
+    /// The color filling the bounds behind the contents (none by default).
+    public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { changed(.content) } } }
+
+    /// How opaque the layer and its subtree are, 0…1.
+    public var opacity: Float = 1 { didSet { if opacity != oldValue { changed(.geometry) } } }
+
+    /// The radius of the rounded corners of the background and border (and of the clip when
+    /// `masksToBounds` is set).
+    public var cornerRadius: CGFloat = 0 { didSet { if cornerRadius != oldValue { changed(.content) } } }
+
+    /// The width of the border drawn inside the bounds, above the contents and sublayers.
+    public var borderWidth: CGFloat = 0 { didSet { if borderWidth != oldValue { changed(.content) } } }
+
+    /// The border's color (opaque black by default, as in Core Animation).
+    public var borderColor: Color? = .black { didSet { if borderColor != oldValue { changed(.content) } } }
+
+    /// Whether sublayers (and contents) are clipped to the bounds, with the rounded corners.
+    public var masksToBounds = false { didSet { if masksToBounds != oldValue { changed(.content) } } }
+
+    /// Whether an opacity below 1 applies to the layer and its sublayers as one group (drawn
+    /// together, then faded), rather than to each separately.
+    public var allowsGroupOpacity = true { didSet { if allowsGroupOpacity != oldValue { changed(.geometry) } } }
+
+    /// The image shown in the bounds, placed by `contentsGravity`.
+    public var contents: Image? { didSet { if contents !== oldValue { changed(.content) } } }
+
+    /// How `contents` is placed in the bounds.
+    public var contentsGravity: ContentsGravity = .resize { didSet { if contentsGravity != oldValue { changed(.content) } } }
+
+    /// The part of `contents` shown, in unit coordinates of the image.
+    public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1) {
+        didSet { if contentsRect != oldValue { changed(.content) } }
+    }
+
+    /// The stretchable middle of `contents` in unit coordinates: outside it, the image keeps its
+    /// scale (nine-part stretching); the default, the whole image, stretches everything.
+    public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1) {
+        didSet { if contentsCenter != oldValue { changed(.content) } }
+    }
+
+    /// Image pixels per point of `contents` (2 for a @2x image).
+    public var contentsScale: CGFloat = 1 { didSet { if contentsScale != oldValue { changed(.content) } } }
+
+    /// The filter used when `contents` is drawn smaller than its pixels.
+    public var minificationFilter: ContentsFilter = .linear { didSet { if minificationFilter != oldValue { changed(.content) } } }
+
+    /// The filter used when `contents` is drawn larger than its pixels.
+    public var magnificationFilter: ContentsFilter = .linear { didSet { if magnificationFilter != oldValue { changed(.content) } } }
+
+    // MARK: Shadow
+
+    /// The shadow's color (opaque black).
+    public var shadowColor: Color? = .black { didSet { if shadowColor != oldValue { changed(.shadow) } } }
+
+    /// The shadow's opacity, 0…1; 0 (the default) draws no shadow.
+    public var shadowOpacity: Float = 0 { didSet { if shadowOpacity != oldValue { changed(.shadow) } } }
+
+    /// The shadow's offset in the layer's own space ((0, -3): slightly above, as on iOS).
+    public var shadowOffset = CGSize(width: 0, height: -3) { didSet { if shadowOffset != oldValue { changed(.shadow) } } }
+
+    /// The blur radius of the shadow, in points.
+    public var shadowRadius: CGFloat = 3 { didSet { if shadowRadius != oldValue { changed(.shadow) } } }
+
+    // MARK: Caching
+
+    /// Whether the layer's composited subtree is cached as one bitmap and reused while nothing
+    /// inside it changes.
+    public var shouldRasterize = false { didSet { if shouldRasterize != oldValue { changed(.content) } } }
+
+    /// Pixels per point of the cached bitmap when `shouldRasterize` is set.
+    public var rasterizationScale: CGFloat = 1 { didSet { if rasterizationScale != oldValue { changed(.content) } } }
+
+    // MARK: Display
+
+    /// Whether `display()` must run before the layer is next drawn.
+    public internal(set) var needsDisplay = false
+
+    /// Whether a change of bounds size calls `setNeedsDisplay()`.
+    public var needsDisplayOnBoundsChange = false
+
+    /// Updates the layer's content; called by the renderer when `needsDisplay` is set.
+    /// The default does nothing; subclasses that produce their content by drawing override it.
+    open func display() {}
+
+    // MARK: Identity
+
+    /// A name for debugging and lookups.
+    public var name: String?
+
+    /// Creates a layer with Core Animation's defaults.
+    public init() {
+        id = LayerID.next()
+    }
+
+    /// Whether a point in the layer's own bounds space lies inside it (its bounds, by default).
+    open func contains(_ point: CGPoint) -> Bool {
+        bounds.contains(point)
+    }
+
+    /// The name, or the type and id, for messages.
+    var debugName: String { name.map { "'\($0)'" } ?? "\(type(of: self))#\(id.rawValue)" }
+
+    // MARK: Change tracking
+
+    /// Bumped whenever anything that is rasterized into the layer's backing store changes.
+    public internal(set) var contentVersion: UInt64 = 0
+    /// Bumped on every change to the layer, its sublayer list or anything it draws.
+    public internal(set) var changeCount: UInt64 = 0
+
+    enum Change { case geometry, content, shadow }
+
+    /// Records a change; content changes invalidate the backing store.
+    func changed(_ change: Change) {
+        changeCount &+= 1
+        if change == .content { contentVersion &+= 1 }
+        maskOwner?.changed(.content)
+    }
+}
+
+/// A layer's identity in render trees and caches.
+public struct LayerID: Hashable, Sendable, Comparable {
+    /// The raw counter value.
+    public let rawValue: UInt64
+
+    private static let counter = Atomic<UInt64>(0)
+
+    static func next() -> LayerID {
+        LayerID(rawValue: counter.wrappingAdd(1, ordering: .relaxed).newValue)
+    }
+
+    public static func < (a: LayerID, b: LayerID) -> Bool { a.rawValue < b.rawValue }
+}
+
+extension Layer: CustomStringConvertible {
+    public var description: String {
+        "<\(type(of: self)) \(debugName) bounds=\(bounds) position=\(position)>"
+    }
+}
+
+extension Layer: Hashable {
+    /// Layers are equal only to themselves, as Core Animation's are.
+    public static func == (a: Layer, b: Layer) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
