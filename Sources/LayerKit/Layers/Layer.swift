@@ -20,35 +20,35 @@ open class Layer {
         didSet {
             guard bounds != oldValue else { return }
             if bounds.size != oldValue.size {
-                changed(.content)
+                didChange("bounds", .content, from: .rect(oldValue))
                 if needsDisplayOnBoundsChange { setNeedsDisplay() }
             } else {
-                changed(.geometry)
+                didChange("bounds", .geometry, from: .rect(oldValue))
             }
         }
     }
 
     /// Where the anchor point sits, in the superlayer's coordinate space.
-    public var position: CGPoint = .zero { didSet { if position != oldValue { changed(.geometry) } } }
+    public var position: CGPoint = .zero { didSet { if position != oldValue { didChange("position", .geometry, from: .point(oldValue)) } } }
 
     /// The point of the bounds, in unit coordinates, that `position` refers to and `transform`
     /// turns about: (0.5, 0.5) is the centre, (0.5, 1) the middle of the bottom edge.
-    public var anchorPoint = CGPoint(x: 0.5, y: 0.5) { didSet { if anchorPoint != oldValue { changed(.geometry) } } }
+    public var anchorPoint = CGPoint(x: 0.5, y: 0.5) { didSet { if anchorPoint != oldValue { didChange("anchorPoint", .geometry, from: .point(oldValue)) } } }
 
     /// The anchor point's z, in points.
-    public var anchorPointZ: CGFloat = 0 { didSet { if anchorPointZ != oldValue { changed(.geometry) } } }
+    public var anchorPointZ: CGFloat = 0 { didSet { if anchorPointZ != oldValue { didChange("anchorPointZ", .geometry, from: .scalar(Double(oldValue))) } } }
 
     /// The layer's position on the z axis; sublayers draw in order of increasing `zPosition`,
     /// ties in array order.
-    public var zPosition: CGFloat = 0 { didSet { if zPosition != oldValue { changed(.geometry) } } }
+    public var zPosition: CGFloat = 0 { didSet { if zPosition != oldValue { didChange("zPosition", .geometry, from: .scalar(Double(oldValue))) } } }
 
     /// The transform applied about the anchor point.
-    public var transform: Transform3D = .identity { didSet { if transform != oldValue { changed(.geometry) } } }
+    public var transform: Transform3D = .identity { didSet { if transform != oldValue { didChange("transform", .geometry, from: .transform(oldValue)) } } }
 
     /// A transform applied to every sublayer, about this layer's anchor point (the usual place
     /// for a shared perspective, `m34 = -1/d`).
     public var sublayerTransform: Transform3D = .identity {
-        didSet { if sublayerTransform != oldValue { changed(.geometry) } }
+        didSet { if sublayerTransform != oldValue { didChange("sublayerTransform", .geometry, from: .transform(oldValue)) } }
     }
 
     /// Whether the layer and its subtree are left out of rendering.
@@ -98,20 +98,20 @@ open class Layer {
     // MARK: Appearance
 
     /// The color filling the bounds behind the contents (none by default).
-    public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { changed(.content) } } }
+    public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { didChange("backgroundColor", .content, from: .color(oldValue ?? .clear)) } } }
 
     /// How opaque the layer and its subtree are, 0…1.
-    public var opacity: Float = 1 { didSet { if opacity != oldValue { changed(.geometry) } } }
+    public var opacity: Float = 1 { didSet { if opacity != oldValue { didChange("opacity", .geometry, from: .scalar(Double(oldValue))) } } }
 
     /// The radius of the rounded corners of the background and border (and of the clip when
     /// `masksToBounds` is set).
-    public var cornerRadius: CGFloat = 0 { didSet { if cornerRadius != oldValue { changed(.content) } } }
+    public var cornerRadius: CGFloat = 0 { didSet { if cornerRadius != oldValue { didChange("cornerRadius", .content, from: .scalar(Double(oldValue))) } } }
 
     /// The width of the border drawn inside the bounds, above the contents and sublayers.
-    public var borderWidth: CGFloat = 0 { didSet { if borderWidth != oldValue { changed(.content) } } }
+    public var borderWidth: CGFloat = 0 { didSet { if borderWidth != oldValue { didChange("borderWidth", .content, from: .scalar(Double(oldValue))) } } }
 
     /// The border's color (opaque black by default, as in Core Animation).
-    public var borderColor: Color? = .black { didSet { if borderColor != oldValue { changed(.content) } } }
+    public var borderColor: Color? = .black { didSet { if borderColor != oldValue { didChange("borderColor", .content, from: .color(oldValue ?? .clear)) } } }
 
     /// Whether sublayers (and contents) are clipped to the bounds, with the rounded corners.
     public var masksToBounds = false { didSet { if masksToBounds != oldValue { changed(.content) } } }
@@ -128,13 +128,13 @@ open class Layer {
 
     /// The part of `contents` shown, in unit coordinates of the image.
     public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1) {
-        didSet { if contentsRect != oldValue { changed(.content) } }
+        didSet { if contentsRect != oldValue { didChange("contentsRect", .content, from: .rect(oldValue)) } }
     }
 
     /// The stretchable middle of `contents` in unit coordinates: outside it, the image keeps its
     /// scale (nine-part stretching); the default, the whole image, stretches everything.
     public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1) {
-        didSet { if contentsCenter != oldValue { changed(.content) } }
+        didSet { if contentsCenter != oldValue { didChange("contentsCenter", .content, from: .rect(oldValue)) } }
     }
 
     /// Image pixels per point of `contents` (2 for a @2x image).
@@ -149,16 +149,16 @@ open class Layer {
     // MARK: Shadow
 
     /// The shadow's color (opaque black).
-    public var shadowColor: Color? = .black { didSet { if shadowColor != oldValue { changed(.shadow) } } }
+    public var shadowColor: Color? = .black { didSet { if shadowColor != oldValue { didChange("shadowColor", .shadow, from: .color(oldValue ?? .clear)) } } }
 
     /// The shadow's opacity, 0…1; 0 (the default) draws no shadow.
-    public var shadowOpacity: Float = 0 { didSet { if shadowOpacity != oldValue { changed(.shadow) } } }
+    public var shadowOpacity: Float = 0 { didSet { if shadowOpacity != oldValue { didChange("shadowOpacity", .shadow, from: .scalar(Double(oldValue))) } } }
 
     /// The shadow's offset in the layer's own space ((0, -3): slightly above, as on iOS).
-    public var shadowOffset = CGSize(width: 0, height: -3) { didSet { if shadowOffset != oldValue { changed(.shadow) } } }
+    public var shadowOffset = CGSize(width: 0, height: -3) { didSet { if shadowOffset != oldValue { didChange("shadowOffset", .shadow, from: .size(oldValue)) } } }
 
     /// The blur radius of the shadow, in points.
-    public var shadowRadius: CGFloat = 3 { didSet { if shadowRadius != oldValue { changed(.shadow) } } }
+    public var shadowRadius: CGFloat = 3 { didSet { if shadowRadius != oldValue { didChange("shadowRadius", .shadow, from: .scalar(Double(oldValue))) } } }
 
     // MARK: Caching
 
@@ -168,6 +168,34 @@ open class Layer {
 
     /// Pixels per point of the cached bitmap when `shouldRasterize` is set.
     public var rasterizationScale: CGFloat = 1 { didSet { if rasterizationScale != oldValue { changed(.content) } } }
+
+    // MARK: Timing
+
+    /// When the layer's local time starts, in its superlayer's time.
+    public var beginTime: TimeInterval = 0 { didSet { if beginTime != oldValue { changed(.geometry) } } }
+    /// How fast the layer's local time (and so its sublayers' animations) runs; 0 pauses it.
+    public var speed: Float = 1 { didSet { if speed != oldValue { changed(.geometry) } } }
+    /// Added to the layer's local time.
+    public var timeOffset: TimeInterval = 0 { didSet { if timeOffset != oldValue { changed(.geometry) } } }
+
+    /// The running animations, in the order they were added.
+    var animationEntries: [AnimationEntry] = []
+
+    /// Per-key actions that replace or (with `.none`) disable the implicit animation of a
+    /// property change, as Core Animation's `actions` dictionary.
+    public var actions: [String: LayerAction]?
+
+    /// Supplies actions and custom drawing.
+    public weak var delegate: (any LayerDelegate)?
+
+    /// Set once the layer has been drawn in a frame: from then on property changes animate.
+    var hasBeenRendered = false
+    /// Set on presentation copies, which never start implicit animations.
+    var isPresentationCopy = false
+    /// For a presentation copy, the model it was made from.
+    var modelLayerStorage: Layer?
+    /// For the root of a tree, the time of its last frame (see `currentTime`).
+    var treeTime: TimeInterval = 0
 
     // MARK: Display
 
@@ -191,6 +219,30 @@ open class Layer {
         id = LayerID.next()
     }
 
+    /// Creates a presentation copy of `layer`: the same identity and property values, no
+    /// sublayers, no animations (Core Animation's `init(layer:)`). Subclasses with properties
+    /// of their own override this to copy them.
+    public required init(layer: Layer) {
+        id = layer.id
+        bounds = layer.bounds; position = layer.position; anchorPoint = layer.anchorPoint
+        anchorPointZ = layer.anchorPointZ; zPosition = layer.zPosition; transform = layer.transform
+        sublayerTransform = layer.sublayerTransform; isHidden = layer.isHidden; isDoubleSided = layer.isDoubleSided
+        isGeometryFlipped = layer.isGeometryFlipped; backgroundColor = layer.backgroundColor; opacity = layer.opacity
+        cornerRadius = layer.cornerRadius; borderWidth = layer.borderWidth; borderColor = layer.borderColor
+        masksToBounds = layer.masksToBounds; allowsGroupOpacity = layer.allowsGroupOpacity; contents = layer.contents
+        contentsGravity = layer.contentsGravity; contentsRect = layer.contentsRect; contentsCenter = layer.contentsCenter
+        contentsScale = layer.contentsScale; minificationFilter = layer.minificationFilter
+        magnificationFilter = layer.magnificationFilter; shadowColor = layer.shadowColor
+        shadowOpacity = layer.shadowOpacity; shadowOffset = layer.shadowOffset; shadowRadius = layer.shadowRadius
+        shouldRasterize = layer.shouldRasterize; rasterizationScale = layer.rasterizationScale; name = layer.name
+        beginTime = layer.beginTime; speed = layer.speed; timeOffset = layer.timeOffset
+        needsDisplayOnBoundsChange = layer.needsDisplayOnBoundsChange
+        contentVersion = layer.contentVersion; changeCount = layer.changeCount
+        isPresentationCopy = true
+        modelLayerStorage = layer.modelLayerStorage ?? layer
+        // The mask is read from the model when rendering; the copy keeps no tree links.
+    }
+
     /// Whether a point in the layer's own bounds space lies inside it (its bounds, by default).
     open func contains(_ point: CGPoint) -> Bool {
         bounds.contains(point)
@@ -207,6 +259,12 @@ open class Layer {
     public internal(set) var changeCount: UInt64 = 0
 
     enum Change { case geometry, content, shadow }
+
+    /// Records a change of an animatable property and runs its implicit action, if any.
+    func didChange(_ key: String, _ change: Change, from old: AnimatableValue) {
+        changed(change)
+        runImplicitAction(forKey: key, from: old)
+    }
 
     /// Records a change; content changes invalidate the backing store.
     func changed(_ change: Change) {

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Animations run together on one timeline (Core Animation's CAAnimationGroup).
+///
+/// Each member's timing is relative to the group: its begin time counts from the group's
+/// start, and the group's duration cuts members that run longer.
+open class AnimationGroup: Animation {
+    /// The members, applied in order.
+    public var animations: [Animation]?
+
+    public required init(copying other: Animation) {
+        if let other = other as? AnimationGroup {
+            animations = other.animations?.map { $0.copy() }
+        }
+        super.init(copying: other)
+    }
+
+    public override init() {
+        super.init()
+    }
+
+    public override func validate(for layer: Layer) throws(AnimationError) {
+        for animation in animations ?? [] { try animation.validate(for: layer) }
+    }
+
+    override func apply(at time: TimeInterval, to presentation: Layer) -> (active: Bool, ended: Bool) {
+        let ended = hasEnded(at: time)
+        guard let raw = timing.progress(atParentTime: time) else { return (false, ended) }
+        // The group's own time within its iteration, eased by the group's curve.
+        let eased = timingFunction?.value(at: raw.fraction) ?? raw.fraction
+        let local = eased * timing.simpleDuration
+        var any = false
+        for member in animations ?? [] {
+            any = member.apply(at: local, to: presentation).active || any
+        }
+        return (any, ended)
+    }
+}

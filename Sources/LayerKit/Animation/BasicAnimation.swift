@@ -1,0 +1,78 @@
+import Foundation
+
+/// An animation between two values of a key path (Core Animation's CABasicAnimation).
+///
+/// Which values it runs between follows Core Animation: from and to; from and from + by;
+/// to − by and to; from and the value beneath; the value beneath and to; the value beneath and
+/// itself + by. "The value beneath" is the model value with earlier animations applied.
+open class BasicAnimation: PropertyAnimation {
+    public var fromValue: Any?
+    public var toValue: Any?
+    public var byValue: Any?
+
+    public required init(copying other: Animation) {
+        if let other = other as? BasicAnimation {
+            fromValue = other.fromValue
+            toValue = other.toValue
+            byValue = other.byValue
+        }
+        super.init(copying: other)
+    }
+
+    public override init(keyPath: String?) {
+        super.init(keyPath: keyPath)
+    }
+
+    public override func validate(for layer: Layer) throws(AnimationError) {
+        let property = try property(of: layer)
+        _ = try convert(fromValue, "fromValue", for: property)
+        _ = try convert(toValue, "toValue", for: property)
+        _ = try convert(byValue, "byValue", for: property)
+    }
+
+    /// The start and end values over the value beneath (`base`).
+    func endpoints(base: AnimatableValue, property: AnimatableProperty) -> (AnimatableValue, AnimatableValue)? {
+        let from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?
+        do {
+            from = try convert(fromValue, "fromValue", for: property)
+            to = try convert(toValue, "toValue", for: property)
+            by = try convert(byValue, "byValue", for: property)
+        } catch {
+            return nil
+        }
+        switch (from, to, by) {
+        case let (f?, t?, _): return (f, t)
+        case let (f?, nil, b?): return (f, AnimatableValue.add(f, b))
+        case let (nil, t?, b?): return (AnimatableValue.subtract(t, b) ?? t, t)
+        case let (f?, nil, nil): return (f, base)
+        case let (nil, t?, nil): return (base, t)
+        case let (nil, nil, b?): return (base, AnimatableValue.add(base, b))
+        case (nil, nil, nil): return (base, base)
+        }
+    }
+
+    /// The value at an eased fraction of an iteration (springs override this).
+    func value(between from: AnimatableValue, and to: AnimatableValue, at fraction: Double, elapsed: TimeInterval) -> AnimatableValue {
+        AnimatableValue.interpolate(from, to, fraction)
+    }
+
+    override func apply(at time: TimeInterval, to presentation: Layer) -> (active: Bool, ended: Bool) {
+        guard let property = try? property(of: presentation) else { return (false, true) }
+        let ended = hasEnded(at: time)
+        guard let progress = progressForValue(at: time) else { return (false, ended) }
+        let base = property.get(presentation)
+        guard let (from, to) = endpoints(base: base, property: property) else { return (false, ended) }
+        var value = value(between: from, and: to, at: progress.fraction, elapsed: progress.elapsed)
+        if isCumulative, progress.iteration > 0, let step = AnimatableValue.subtract(to, from) {
+            value = AnimatableValue.add(AnimatableValue.scaled(step, by: progress.iteration), value)
+        }
+        write(value, to: presentation, property: property)
+        return (true, ended)
+    }
+
+    /// The eased fraction (and, for physics, the elapsed time within the iteration).
+    func progressForValue(at time: TimeInterval) -> (fraction: Double, iteration: Int, elapsed: TimeInterval)? {
+        guard let p = easedProgress(at: time), let raw = timing.progress(atParentTime: time) else { return nil }
+        return (p.fraction, p.iteration, raw.fraction * timing.simpleDuration)
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import Synchronization
+
+/// What a property change does instead of its default implicit animation.
+public enum LayerAction {
+    /// Nothing: the change shows at once.
+    case none
+    /// This animation runs (a copy; its key path is set to the property's, and when it is a basic
+    /// animation without values it animates from the old value to the new).
+    case animation(Animation)
+}
+
+/// Supplies a layer's actions and custom drawing (Core Animation's CALayerDelegate).
+public protocol LayerDelegate: AnyObject {
+    /// The action for a property change, or nil for the layer's default.
+    func action(for layer: Layer, forKey key: String) -> LayerAction?
+}
+
+extension LayerDelegate {
+    public func action(for layer: Layer, forKey key: String) -> LayerAction? { nil }
+}
+
+/// An animation attached to a layer.
+struct AnimationEntry {
+    let key: String
+    let animation: Animation
+    var started = false
+}
+
+/// Where refused animations are reported. By default the message goes to standard error.
+public enum AnimationDiagnostics {
+    /// The handler for animations that cannot run.
+    public static var handler: @Sendable (AnimationError) -> Void {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+
+    private static let storage = Mutex<@Sendable (AnimationError) -> Void>({ error in
+        FileHandle.standardError.write(Data("LayerKit: \(error)\n".utf8))
+    })
+}
+
+extension Layer {
+    // MARK: Adding and removing
+
+    /// Runs a copy of `animation` on this layer, replacing any animation with the same key.
+    ///
+    /// A begin time of 0 means now: the layer's `currentTime`. An animation that cannot run —
+    /// an unknown key path, a value of the wrong type, keyframes that do not match — is not
+    /// added; the reason goes to `AnimationDiagnostics.handler` (standard error by default).
+    /// Use `animation.validate(for:)` to get the error thrown instead.
+    public func add(_ animation: Animation, forKey key: String?) {
+        do {
+            try animation.validate(for: self)
+        } catch {
+            AnimationDiagnostics.handler(error)
+            return
+        }
+        let running = animation.copy()
+        if running.beginTime == 0 { running.beginTime = currentTime }
+        let entryKey = key ?? "animation-\(ObjectIdentifier(running).hashValue)"
+        if let index = animationEntries.firstIndex(where: { $0.key == entryKey }) {
+            let replaced = animationEntries.remove(at: index)
+            replaced.animation.notifyStop(finished: false)
+        }
+        animationEntries.append(AnimationEntry(key: entryKey, animation: running))
+        changed(.geometry)
+    }
+
+    /// The running animation with `key` (a copy of what was added).
+    public func animation(forKey key: String) -> Animation? {
+        animationEntries.first { $0.key == key }?.animation
+    }
+
+    /// The keys of the running animations, in the order they were added; nil when none.
+    public func animationKeys() -> [String]? {
+        animationEntries.isEmpty ? nil : animationEntries.map(\.key)
+    }
+
+    /// Stops and removes the animation with `key` (its stop handler hears `finished: false`).
+    public func removeAnimation(forKey key: String) {
+        guard let index = animationEntries.firstIndex(where: { $0.key == key }) else { return }
+        let removed = animationEntries.remove(at: index)
+        removed.animation.notifyStop(finished: false)
+        changed(.geometry)
+    }
+
+    /// Stops and removes every animation.
+    public func removeAllAnimations() {
+        let removed = animationEntries
+        animationEntries = []
+        for entry in removed { entry.animation.notifyStop(finished: false) }
+        if !removed.isEmpty { changed(.geometry) }
+    }
+
+    // MARK: Time
+
+    /// The time of the tree this layer is in, in the layer's local time: the time of the last
+    /// frame rendered, or what `setCurrentTime(_:)` set. Animations with begin time 0 start here.
+    public var currentTime: TimeInterval {
+        convertTime(rootLayer.treeTime, from: nil)
+    }
+
+    /// Sets the tree's time (in root time) so that changes made now start their animations at
+    /// `time`, as a run loop does before updating the model for a new frame.
+    public func setCurrentTime(_ time: TimeInterval) {
+        guard time.isFinite else { return }
+        rootLayer.treeTime = time
+    }
+
+    /// Converts a time from `layer`'s local time (the tree's root time when nil) to this
+    /// layer's, through each layer's begin time, speed and time offset.
+    public func convertTime(_ time: TimeInterval, from layer: Layer?) -> TimeInterval {
+        let rootTime = layer.map { $0.timeToRoot(time) } ?? time
+        return timeFromRoot(rootTime)
+    }
+
+    /// Converts a time from this layer's local time to `layer`'s (the root's when nil).
+    public func convertTime(_ time: TimeInterval, to layer: Layer?) -> TimeInterval {
+        let rootTime = timeToRoot(time)
+        return layer.map { $0.timeFromRoot(rootTime) } ?? rootTime
+    }
+
+    /// Root time → this layer's local time.
+    func timeFromRoot(_ t: TimeInterval) -> TimeInterval {
+        let chain = [self] + ancestors
+        var time = t
+        for layer in chain.reversed() { time = layer.localTime(fromParent: time) }
+        return time
+    }
+
+    /// This layer's local time → root time.
+    func timeToRoot(_ t: TimeInterval) -> TimeInterval {
+        var time = t
+        var layer: Layer? = self
+        while let current = layer {
+            let speed = Double(current.speed)
+            // A paused layer maps every parent time to one local time: its begin is the answer.
+            time = speed == 0 ? current.beginTime : (time - current.timeOffset) / speed + current.beginTime
+            layer = current.superlayer ?? current.maskOwner
+        }
+        return time
+    }
+
+    /// Core Animation's local time: (parent − beginTime) · speed + timeOffset.
+    func localTime(fromParent t: TimeInterval) -> TimeInterval {
+        (t - beginTime) * Double(speed) + timeOffset
+    }
+
+    // MARK: Presentation
+
+    /// The model layer: for a presentation copy, the layer it was made from; otherwise self.
+    public func model() -> Layer { modelLayerStorage ?? self }
+
+    /// A copy of the layer as it is shown at tree time `time` (the current time when nil): its
+    /// model values with its running animations applied. The copy has no sublayers.
+    public func presentation(at time: TimeInterval? = nil) -> Layer {
+        let rootTime = time ?? rootLayer.treeTime
+        return presentationCopy(atLocalTime: timeFromRoot(rootTime), notify: false) ?? self
+    }
+
+    /// The presentation copy at the layer's local time, or nil when no animation runs. With
+    /// `notify`, start and stop handlers are collected and finished animations removed, as
+    /// rendering a frame does.
+    func presentationCopy(atLocalTime time: TimeInterval, notify: Bool,
+                          callbacks: inout [() -> Void]) -> Layer? {
+        guard !animationEntries.isEmpty else { return nil }
+        let copy = type(of: self).init(layer: self)
+        var finished: [Int] = []
+        for (index, entry) in animationEntries.enumerated() {
+            let result = entry.animation.apply(at: time, to: copy)
+            if notify {
+                if result.active, !entry.started {
+                    animationEntries[index].started = true
+                    let animation = entry.animation
+                    callbacks.append { animation.notifyStart() }
+                }
+                if result.ended {
+                    if !animationEntries[index].started {
+                        animationEntries[index].started = true
+                        let animation = entry.animation
+                        callbacks.append { animation.notifyStart() }
+                    }
+                    if entry.animation.isRemovedOnCompletion { finished.append(index) }
+                }
+            }
+        }
+        for index in finished.reversed() {
+            let animation = animationEntries.remove(at: index).animation
+            callbacks.append { animation.notifyStop(finished: true) }
+        }
+        return copy
+    }
+
+    func presentationCopy(atLocalTime time: TimeInterval, notify: Bool) -> Layer? {
+        var ignored: [() -> Void] = []
+        return presentationCopy(atLocalTime: time, notify: notify, callbacks: &ignored)
+    }
+
+    /// The value of an animatable key path ("position.x", "transform.rotation.z", …), boxed
+    /// as Core Animation's `value(forKeyPath:)` would give it; nil for unknown key paths.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        AnimatableProperty.forKeyPath(keyPath, of: self)?.get(self).boxed
+    }
+
+    /// Sets an animatable key path from a boxed value (with the implicit animation a direct
+    /// property change would have). Unknown key paths and wrong types are reported, not set.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        guard let property = AnimatableProperty.forKeyPath(keyPath, of: self) else {
+            AnimationDiagnostics.handler(.unknownKeyPath(keyPath, layer: "\(type(of: self))"))
+            return
+        }
+        guard let converted = AnimatableValue(value, as: property.kind) else {
+            AnimationDiagnostics.handler(.wrongValueType(animation: "setValue(_:forKeyPath: \"\(keyPath)\")", role: "value",
+                                                         expected: property.kind.rawValue, got: value.map { "\(type(of: $0))" } ?? "nil"))
+            return
+        }
+        property.set(self, converted)
+    }
+
+    // MARK: Implicit actions
+
+    /// Starts the implicit animation of a property change: once the layer has been rendered,
+    /// unless actions are disabled in the current transaction or the layer's `actions` or
+    /// delegate say otherwise.
+    func runImplicitAction(forKey key: String, from old: AnimatableValue) {
+        guard hasBeenRendered, !isPresentationCopy, !Transaction.disableActions else { return }
+        let action = delegate?.action(for: self, forKey: key) ?? actions?[key]
+        let animation: Animation
+        switch action {
+        case .none?:
+            return
+        case let .animation(custom)?:
+            animation = custom.copy()
+            if let property = animation as? PropertyAnimation, property.keyPath == nil { property.keyPath = key }
+            if let basic = animation as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil {
+                basic.fromValue = presentedValue(forKey: key, modelValue: old)
+            }
+        case nil:
+            let basic = BasicAnimation(keyPath: key)
+            basic.fromValue = presentedValue(forKey: key, modelValue: old)
+            basic.duration = Transaction.animationDuration
+            basic.timingFunction = Transaction.animationTimingFunction ?? .default
+            animation = basic
+        }
+        if let completion = Transaction.currentCompletion {
+            let previous = animation.onStop
+            animation.onStop = { finished in previous?(finished); completion() }
+            Transaction.noteAnimationStarted()
+        }
+        add(animation, forKey: key)
+    }
+
+    /// What `key` shows now, had its model value still been `old`: the value an animation in
+    /// flight has reached, so that a new animation continues from there.
+    private func presentedValue(forKey key: String, modelValue old: AnimatableValue) -> Any? {
+        guard let property = AnimatableProperty.forKeyPath(key, of: self) else { return old.boxed }
+        guard animationEntries.contains(where: { ($0.animation as? PropertyAnimation)?.keyPath?.hasPrefix(key) ?? true }) else {
+            return old.boxed
+        }
+        let copy = type(of: self).init(layer: self)
+        property.set(copy, old)
+        let time = currentTime
+        for entry in animationEntries { _ = entry.animation.apply(at: time, to: copy) }
+        return property.get(copy).boxed
+    }
+}
+
+extension Animation {
+    func notifyStart() {
+        onStart?()
+        delegate?.animationDidStart(self)
+    }
+
+    func notifyStop(finished: Bool) {
+        onStop?(finished)
+        delegate?.animationDidStop(self, finished: finished)
+    }
+}
