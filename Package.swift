@@ -42,6 +42,9 @@ let package = Package(
         .testTarget(
             name: "LayerKitTests",
             dependencies: ["LayerKit", "CCairo"],
+            // Reference images are read beside the test sources (and rewritten there when
+            // recording), not bundled.
+            exclude: ["Render/References"],
             resources: [.copy("Graphics/Fixtures")]
         ),
     ],

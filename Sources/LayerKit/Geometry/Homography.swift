@@ -107,3 +107,18 @@ extension Homography: CustomStringConvertible {
         return "Homography[\(f(m11)) \(f(m12)) \(f(m13)); \(f(m21)) \(f(m22)) \(f(m23)); \(f(m31)) \(f(m32)) \(f(m33))]"
     }
 }
+
+extension Homography {
+    /// How much the map magnifies around `point`: the larger singular value of the Jacobian of
+    /// the projection there (1 for rigid motions, the zoom for a uniform scale; 0 when the point
+    /// is behind the eye).
+    func largestScale(at point: CGPoint) -> CGFloat {
+        let p = homogeneous(point)
+        guard p.w > 0 else { return 0 }
+        let w = p.w, x = p.x / w, y = p.y / w
+        let a = (m11 - x * m13) / w, b = (m12 - y * m13) / w
+        let c = (m21 - x * m23) / w, d = (m22 - y * m23) / w
+        let s1 = a * a + b * b + c * c + d * d, det = a * d - b * c
+        return ((s1 + max(s1 * s1 - 4 * det * det, 0).squareRoot()) / 2).squareRoot()
+    }
+}

@@ -34,8 +34,7 @@ public final class Bitmap {
     let image: OpaquePointer
     /// Unique for the process's lifetime (unlike an object's address, which memory reuses).
     let serial = BitmapSerial.next()
-    /// For a view of some rows of another bitmap: that bitmap, kept alive; nil when this bitmap
-    /// owns its pixels.
+    /// For a view of another bitmap: that bitmap, kept alive; nil when this bitmap owns its pixels.
     private let viewed: Bitmap?
 
     /// Creates a bitmap of transparent black pixels.
@@ -62,21 +61,19 @@ public final class Bitmap {
         self.viewed = nil
     }
 
-    /// A bitmap over rows `rows` of `bitmap`'s pixels, sharing them: drawing into the view draws
-    /// into those rows. Each view has its own pixman image, so views of disjoint rows may be
-    /// drawn into from different threads at once.
-    init(rowsOf bitmap: Bitmap, _ rows: Range<Int>) {
-        precondition(rows.lowerBound >= 0 && rows.upperBound <= bitmap.height && !rows.isEmpty,
-                     "rows \(rows) outside the \(bitmap.width)x\(bitmap.height) bitmap")
-        let pixels = bitmap.pixels + rows.lowerBound * bitmap.width
-        guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(bitmap.width), Int32(rows.count),
-                                                   pixels, Int32(bitmap.bytesPerRow)) else {
+    /// A bitmap over the same pixels as `bitmap`, with its own pixman image: drawing into it
+    /// draws into `bitmap`. Views may be drawn into from different threads at once as long as
+    /// they write disjoint pixels (each composite confined to its own rows, say), because no
+    /// pixman object is shared between them.
+    init(sharingPixelsOf bitmap: Bitmap) {
+        guard let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(bitmap.width), Int32(bitmap.height),
+                                                   bitmap.pixels, Int32(bitmap.bytesPerRow)) else {
             fatalError("pixman could not allocate an image header")
         }
         self.width = bitmap.width
-        self.height = rows.count
+        self.height = bitmap.height
         self.bytesPerRow = bitmap.bytesPerRow
-        self.pixels = pixels
+        self.pixels = bitmap.pixels
         self.image = image
         self.viewed = bitmap
     }

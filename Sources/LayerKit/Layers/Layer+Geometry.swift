@@ -25,13 +25,17 @@ extension Layer {
     /// in 3D: translate(−anchor), transform, translate(position), then the superlayer's
     /// sublayer transform.
     public func transformToSuperlayer() -> Transform3D {
+        transformToSuperlayer(sublayerSpace: superlayer?.sublayerSpaceTransform ?? .identity)
+    }
+
+    /// The map to the superlayer's space given what the superlayer applies to its sublayers
+    /// (the renderer passes the superlayer's presentation values).
+    func transformToSuperlayer(sublayerSpace: Transform3D) -> Transform3D {
         let a = anchorPointInBounds
         var t = Transform3D(translationX: -a.x, y: -a.y, z: -anchorPointZ)
             .concatenating(transform)
             .concatenating(Transform3D(translationX: position.x, y: position.y))
-        if let parent = superlayer {
-            t = t.concatenating(parent.sublayerSpaceTransform)
-        }
+        if !sublayerSpace.isIdentity { t = t.concatenating(sublayerSpace) }
         return t
     }
 
@@ -117,7 +121,11 @@ extension Layer {
     /// space (this layer's own space when it has no superlayer); topmost sublayers first.
     /// A point outside this layer's bounds finds nothing, as in UIKit.
     public func hitTest(_ point: CGPoint) -> Layer? {
-        guard !isHidden, opacity > 0 else { return nil }
+        hitTest(point, depth: 0)
+    }
+
+    private func hitTest(_ point: CGPoint, depth: Int) -> Layer? {
+        guard !isHidden, opacity > 0, depth < Layer.maximumDrawingDepth else { return nil }
         let local: CGPoint
         if superlayer == nil {
             local = point
@@ -128,7 +136,7 @@ extension Layer {
         }
         guard contains(local) else { return nil }
         for layer in sublayersInDrawingOrder.reversed() {
-            if let hit = layer.hitTest(local) { return hit }
+            if let hit = layer.hitTest(local, depth: depth + 1) { return hit }
         }
         return self
     }

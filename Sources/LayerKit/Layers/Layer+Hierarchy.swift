@@ -81,6 +81,9 @@ extension Layer {
 
     /// Whether `self` is `layer` or one of its ancestors.
     public func isAncestor(of layer: Layer) -> Bool {
+        // A leaf is nobody's ancestor but its own: skip the walk up (which made building deep
+        // trees quadratic).
+        if self !== layer, sublayerStorage.isEmpty, mask == nil { return false }
         var current: Layer? = layer
         while let l = current {
             if l === self { return true }
@@ -91,9 +94,10 @@ extension Layer {
 
     /// The first layer in this subtree (this layer included, depth first) with the given name.
     public func sublayer(named name: String) -> Layer? {
-        if self.name == name { return self }
-        for layer in sublayerStorage {
-            if let found = layer.sublayer(named: name) { return found }
+        var pending: [Layer] = [self]
+        while let layer = pending.popLast() {
+            if layer.name == name { return layer }
+            pending.append(contentsOf: layer.sublayerStorage.reversed())
         }
         return nil
     }

@@ -107,6 +107,9 @@ open class Layer {
     /// `masksToBounds` is set).
     public var cornerRadius: CGFloat = 0 { didSet { if cornerRadius != oldValue { didChange("cornerRadius", .content, from: .scalar(Double(oldValue))) } } }
 
+    /// Which corners `cornerRadius` rounds (all four by default).
+    public var maskedCorners: CornerMask = .all { didSet { if maskedCorners != oldValue { changed(.content) } } }
+
     /// The width of the border drawn inside the bounds, above the contents and sublayers.
     public var borderWidth: CGFloat = 0 { didSet { if borderWidth != oldValue { didChange("borderWidth", .content, from: .scalar(Double(oldValue))) } } }
 
@@ -228,7 +231,7 @@ open class Layer {
         anchorPointZ = layer.anchorPointZ; zPosition = layer.zPosition; transform = layer.transform
         sublayerTransform = layer.sublayerTransform; isHidden = layer.isHidden; isDoubleSided = layer.isDoubleSided
         isGeometryFlipped = layer.isGeometryFlipped; backgroundColor = layer.backgroundColor; opacity = layer.opacity
-        cornerRadius = layer.cornerRadius; borderWidth = layer.borderWidth; borderColor = layer.borderColor
+        cornerRadius = layer.cornerRadius; maskedCorners = layer.maskedCorners; borderWidth = layer.borderWidth; borderColor = layer.borderColor
         masksToBounds = layer.masksToBounds; allowsGroupOpacity = layer.allowsGroupOpacity; contents = layer.contents
         contentsGravity = layer.contentsGravity; contentsRect = layer.contentsRect; contentsCenter = layer.contentsCenter
         contentsScale = layer.contentsScale; minificationFilter = layer.minificationFilter
@@ -247,6 +250,24 @@ open class Layer {
     open func contains(_ point: CGPoint) -> Bool {
         bounds.contains(point)
     }
+
+    /// Releases the subtree without recursion: a chain of ten thousand layers would otherwise
+    /// release itself ten thousand calls deep and overflow the stack.
+    deinit {
+        guard !sublayerStorage.isEmpty else { return }
+        var pending = sublayerStorage
+        sublayerStorage = []
+        while var layer = pending.popLast() {
+            if isKnownUniquelyReferenced(&layer) {
+                pending.append(contentsOf: layer.sublayerStorage)
+                layer.sublayerStorage = []
+            }
+        }
+    }
+
+    /// Trees deeper than this are cut when drawn and hit-tested, so that pathological nesting
+    /// cannot exhaust the stack (interfaces nest a few dozen levels).
+    public static let maximumDrawingDepth = 256
 
     /// The name, or the type and id, for messages.
     var debugName: String { name.map { "'\($0)'" } ?? "\(type(of: self))#\(id.rawValue)" }

@@ -1,0 +1,254 @@
+import Foundation
+
+/// Turns a render tree into the ordered paint items of one target (the frame, or a group's
+/// offscreen bitmap), making or reusing the backing stores the items draw from.
+///
+/// This is the content pass: every bitmap an item refers to is complete when `items` is read,
+/// so the painting pass only composites and can run across threads.
+struct PaintListBuilder {
+    let cache: BackingStoreCache
+    /// The target pixels that exist.
+    let targetArea: PixelRect
+    private(set) var items: [PaintItem] = []
+
+    init(cache: BackingStoreCache, targetArea: PixelRect) {
+        self.cache = cache
+        self.targetArea = targetArea
+    }
+
+    /// Emits a node and its subtree, clipped to `clip` (target pixels).
+    mutating func emit(_ node: RenderNode, clip: PixelRect?) {
+        if node.group != nil {
+            guard let store = groupStore(node) else { return }
+            if let shadow = node.shadow {
+                emitShadow(shadow, of: node, source: (store.entry.bitmap, store.area, store.scale, store.entry.generation), clip: clip)
+            }
+            let storeToBounds = Homography(scaleX: 1 / store.scale, y: 1 / store.scale)
+                .concatenating(Homography(translationX: store.area.minX, y: store.area.minY))
+            if let item = PaintItem(key: PaintItem.Key(layer: node.id, part: .group), source: store.entry.bitmap,
+                                    sourceIdentity: store.entry.generation, transform: storeToBounds.concatenating(node.transform),
+                                    opacity: node.opacity, filter: .bilinear, clip: clip, targetArea: targetArea,
+                                    index: items.count) {
+                items.append(item)
+            }
+            return
+        }
+        if let shadow = node.shadow, let source = ownPaintSource(of: node) {
+            emitShadow(shadow, of: node, source: source, clip: clip)
+        }
+        let childClip = node.childClip.map { c in clip.map { $0.intersection(c) } ?? c } ?? clip
+        if let content = node.content {
+            emitContent(content, of: node, clip: childClip)
+        }
+        for child in node.children { emit(child, clip: childClip) }
+        if let border = node.border { emitBorder(border, of: node, clip: childClip) }
+    }
+
+    // MARK: Content and border
+
+    private mutating func emitContent(_ content: ContentDescription, of node: RenderNode, clip: PixelRect?) {
+        let key = PaintItem.Key(layer: node.id, part: .content)
+        if content.isContentsOnly, let contents = content.contents {
+            emitContentsImage(contents, content: content, node: node, key: key, clip: clip)
+            return
+        }
+        var area = content.bounds
+        if let contents = content.contents, node.childClip == nil {
+            // Contents may overflow the bounds (aspect fill, gravity); without a clip they show.
+            area = area.union(ContentRasterizer.contentsFrame(contents, in: content.bounds))
+        }
+        guard let (storeArea, scale) = storeGeometry(area, node: node) else { return }
+        guard let store = cache.store(for: key, fingerprint: .content(content, area: storeArea, scale: scale), make: {
+            try ContentRasterizer.rasterizeContent(content, area: storeArea, scale: scale)
+        }) else { return }
+        append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip)
+    }
+
+    /// A layer showing only an image is composited from the image itself: one resampling.
+    private mutating func emitContentsImage(_ contents: ContentsDescription, content: ContentDescription,
+                                            node: RenderNode, key: PaintItem.Key, clip: PixelRect?) {
+        let frame = ContentRasterizer.contentsFrame(contents, in: content.bounds)
+        guard let imageToBounds = ContentRasterizer.imageToBounds(contents, frame: frame) else { return }
+        let imageToTarget = Homography(imageToBounds).concatenating(node.transform)
+        let magnification = imageToTarget.largestScale(at: CGPoint(x: CGFloat(contents.image.width) / 2, y: CGFloat(contents.image.height) / 2))
+        let filter = ContentRasterizer.filter(contents, magnification: magnification)
+        let (source, sourceToImage) = ContentRasterizer.prefiltered(contents.image, magnification: magnification, filter: filter)
+        var itemClip = clip
+        if contents.rect != CGRect(x: 0, y: 0, width: 1, height: 1) {
+            // Only the contentsRect part shows: cut at the frame's image when it is pixel aligned,
+            // otherwise draw through a store, which clips exactly.
+            guard let frameClip = RenderTreeBuilder.pixelAlignedImage(of: frame, under: node.transform) else {
+                emitStoredContents(content, node: node, key: key, clip: clip)
+                return
+            }
+            itemClip = itemClip.map { $0.intersection(frameClip) } ?? frameClip
+        }
+        var hasher = Hasher()
+        hasher.combine(ObjectIdentifier(source))
+        hasher.combine(content.version)
+        guard let item = PaintItem(key: key, source: source, sourceIdentity: hasher.finalize(),
+                                   transform: Homography(sourceToImage).concatenating(imageToTarget), opacity: node.opacity,
+                                   filter: filter == .nearest ? .nearest : .bilinear, clip: itemClip,
+                                   targetArea: targetArea, index: items.count) else { return }
+        items.append(item)
+    }
+
+    private mutating func emitStoredContents(_ content: ContentDescription, node: RenderNode, key: PaintItem.Key, clip: PixelRect?) {
+        guard let (storeArea, scale) = storeGeometry(content.bounds, node: node) else { return }
+        guard let store = cache.store(for: key, fingerprint: .content(content, area: storeArea, scale: scale), make: {
+            try ContentRasterizer.rasterizeContent(content, area: storeArea, scale: scale)
+        }) else { return }
+        append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip)
+    }
+
+    private mutating func emitBorder(_ border: BorderDescription, of node: RenderNode, clip: PixelRect?) {
+        let key = PaintItem.Key(layer: node.id, part: .border)
+        guard let (storeArea, scale) = storeGeometry(border.bounds, node: node) else { return }
+        guard let store = cache.store(for: key, fingerprint: .border(border, area: storeArea, scale: scale), make: {
+            try ContentRasterizer.rasterizeBorder(border, area: storeArea, scale: scale)
+        }) else { return }
+        append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip)
+    }
+
+    // MARK: Shadow
+
+    private mutating func emitShadow(_ shadow: ShadowDescription, of node: RenderNode,
+                                     source: (bitmap: Bitmap, area: CGRect, scale: CGFloat, identity: Int), clip: PixelRect?) {
+        let key = PaintItem.Key(layer: node.id, part: .shadow)
+        let blur = BoxBlur(sigma: Double(shadow.radius * source.scale))
+        let padding = blur.spread + 1
+        let pad = CGFloat(padding) / source.scale
+        let area = source.area.insetBy(dx: -pad, dy: -pad)
+        guard let store = cache.store(for: key, fingerprint: .shadow(shadow, source: source.identity, area: area, scale: source.scale), make: {
+            try ShadowRasterizer.shadow(of: source.bitmap, padding: padding, blur: blur, color: shadow.color)
+        }) else { return }
+        let storeToBounds = Homography(scaleX: 1 / source.scale, y: 1 / source.scale)
+            .concatenating(Homography(translationX: area.minX + shadow.offset.width, y: area.minY + shadow.offset.height))
+        guard let item = PaintItem(key: key, source: store.bitmap, sourceIdentity: store.generation,
+                                   transform: storeToBounds.concatenating(node.transform),
+                                   opacity: node.opacity * shadow.opacity, filter: .bilinear, clip: clip,
+                                   targetArea: targetArea, index: items.count) else { return }
+        items.append(item)
+    }
+
+    /// The layer's own content and border as one bitmap in bounds space: what a shadow without
+    /// a path is cast by. Built from the same cached stores the layer paints with.
+    private func ownPaintSource(of node: RenderNode) -> (Bitmap, CGRect, CGFloat, Int)? {
+        guard let (area, scale) = storeGeometry(node.bounds, node: node) else { return nil }
+        var parts: [BackingStoreCache.Entry] = []
+        if let content = node.content,
+           let store = cache.store(for: PaintItem.Key(layer: node.id, part: .content),
+                                   fingerprint: .content(content, area: area, scale: scale),
+                                   make: { try ContentRasterizer.rasterizeContent(content, area: area, scale: scale) }) {
+            parts.append(store)
+        }
+        if let border = node.border,
+           let store = cache.store(for: PaintItem.Key(layer: node.id, part: .border),
+                                   fingerprint: .border(border, area: area, scale: scale),
+                                   make: { try ContentRasterizer.rasterizeBorder(border, area: area, scale: scale) }) {
+            parts.append(store)
+        }
+        guard let first = parts.first else { return nil }
+        var hasher = Hasher()
+        for part in parts { hasher.combine(part.generation) }
+        guard parts.count > 1, let combined = try? first.bitmap.copy() else {
+            return (first.bitmap, area, scale, hasher.finalize())
+        }
+        for part in parts.dropFirst() { combined.composite(part.bitmap, atX: 0, y: 0) }
+        return (combined, area, scale, hasher.finalize())
+    }
+
+    // MARK: Groups
+
+    /// The group's offscreen bitmap, from the cache while nothing inside it changed.
+    private func groupStore(_ node: RenderNode) -> (entry: BackingStoreCache.Entry, area: CGRect, scale: CGFloat)? {
+        guard let group = node.group else { return nil }
+        let key = PaintItem.Key(layer: node.id, part: .group)
+        let (inner, maskItems, signature) = groupPaintLists(node, group)
+        let fingerprint = BackingStoreCache.Fingerprint.group(signature: signature, area: group.area, scale: group.scale)
+        guard let entry = cache.store(for: key, fingerprint: fingerprint, make: {
+            try renderGroup(node, group, inner: inner, maskItems: maskItems)
+        }) else { return nil }
+        return (entry, group.area, group.scale)
+    }
+
+    /// The paint lists of a group's subtree and mask in its offscreen space, and a signature of
+    /// everything that goes into its pixels.
+    private func groupPaintLists(_ node: RenderNode, _ group: GroupDescription) -> ([PaintItem], [PaintItem], Int) {
+        let size = ContentRasterizer.storeSize(area: group.area, scale: group.scale)
+        let offscreenArea = PixelRect(x: 0, y: 0, width: size.width, height: size.height)
+        var inner = PaintListBuilder(cache: cache, targetArea: offscreenArea)
+        for child in node.children { inner.emit(child, clip: nil) }
+        var maskItems: [PaintItem] = []
+        if let mask = group.mask.first {
+            var maskBuilder = PaintListBuilder(cache: cache, targetArea: offscreenArea)
+            maskBuilder.emit(mask, clip: nil)
+            maskItems = maskBuilder.items
+        }
+        var hasher = Hasher()
+        for item in inner.items { hasher.combine(item.signature) }
+        hasher.combine(group.mask.count)
+        for item in maskItems { hasher.combine(item.signature) }
+        hasher.combine(group.clipsToBounds)
+        hasher.combine(group.cornerRadius)
+        hasher.combine(group.maskedCorners.rawValue)
+        hasher.combine(node.bounds)
+        return (inner.items, maskItems, hasher.finalize())
+    }
+
+    /// Paints a group offscreen, then cuts it to its rounded bounds and its mask's alpha.
+    private func renderGroup(_ node: RenderNode, _ group: GroupDescription, inner: [PaintItem],
+                             maskItems: [PaintItem]) throws(BitmapError) -> Bitmap {
+        let size = ContentRasterizer.storeSize(area: group.area, scale: group.scale)
+        let offscreen = try Bitmap(width: size.width, height: size.height)
+        Painter.paint(inner, into: offscreen, damage: Region(offscreen.bounds), background: .clear, threads: 1)
+        let toOffscreen = ContentRasterizer.boundsToStore(area: group.area, scale: group.scale)
+        if group.clipsToBounds {
+            let coverage = try Bitmap(width: size.width, height: size.height)
+            coverage.fill(ContentRasterizer.outline(node.bounds, radius: group.cornerRadius, corners: group.maskedCorners,
+                                                    within: group.area, scale: group.scale),
+                          with: .white, transform: toOffscreen)
+            offscreen.composite(coverage, atX: 0, y: 0, operator: .destinationIn)
+        }
+        if !group.mask.isEmpty {
+            let mask = try Bitmap(width: size.width, height: size.height)
+            Painter.paint(maskItems, into: mask, damage: Region(mask.bounds), background: .clear, threads: 1)
+            offscreen.composite(mask, atX: 0, y: 0, operator: .destinationIn)
+        }
+        return offscreen
+    }
+
+    // MARK: Helpers
+
+    /// The part of `area` (bounds space) a store covers, and its scale: all of it at the node's
+    /// raster scale, or, for huge layers, only what can be seen, at a scale that fits the cap.
+    private func storeGeometry(_ area: CGRect, node: RenderNode) -> (CGRect, CGFloat)? {
+        var storeArea = area
+        var scale = node.rasterScale
+        let limit = RenderTreeBuilder.maximumStoreSide
+        if storeArea.width * scale > limit || storeArea.height * scale > limit {
+            if let inverse = node.transform.inverted(),
+               let visible = inverse.projectedBounds(of: targetArea.cgRect.insetBy(dx: -2, dy: -2)) {
+                storeArea = storeArea.intersection(visible)
+            }
+            guard !storeArea.isNull, storeArea.width > 0, storeArea.height > 0 else { return nil }
+            let largest = max(storeArea.width, storeArea.height) * scale
+            if largest > limit { scale *= limit / largest }
+        }
+        guard storeArea.width > 0, storeArea.height > 0, scale > 0, scale.isFinite else { return nil }
+        // Whole pixels at the store's scale, so that the store's grid lines up with the bounds.
+        let x0 = (storeArea.minX * scale).rounded(.down) / scale, y0 = (storeArea.minY * scale).rounded(.down) / scale
+        storeArea = CGRect(x: x0, y: y0, width: storeArea.maxX - x0, height: storeArea.maxY - y0)
+        return (storeArea, scale)
+    }
+
+    private mutating func append(key: PaintItem.Key, store: BackingStoreCache.Entry, area: CGRect, scale: CGFloat,
+                                 node: RenderNode, opacity: Double, clip: PixelRect?) {
+        let storeToBounds = Homography(scaleX: 1 / scale, y: 1 / scale)
+            .concatenating(Homography(translationX: area.minX, y: area.minY))
+        guard let item = PaintItem(key: key, source: store.bitmap, sourceIdentity: store.generation,
+                                   transform: storeToBounds.concatenating(node.transform), opacity: opacity,
+                                   filter: .bilinear, clip: clip, targetArea: targetArea, index: items.count) else { return }
+        items.append(item)
+    }
+}

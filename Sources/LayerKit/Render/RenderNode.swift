@@ -1,0 +1,106 @@
+import Foundation
+
+/// One layer as a frame sees it: an immutable value the rest of the pipeline reads without
+/// touching the model tree.
+///
+/// Geometry is resolved: `transform` maps the layer's bounds space to the pixels of the
+/// surface it is composited into (the frame, or the offscreen bitmap of an enclosing group).
+struct RenderNode: Sendable {
+    let id: LayerID
+    /// Bounds space → target pixels.
+    let transform: Homography
+    /// Bounds space → target space in 3D, kept for sublayers of transform layers and for depth.
+    let bounds: CGRect
+    /// Opacity applied when this node's own paint and (if not a group) its children's land.
+    let opacity: Double
+    /// Device pixels per point the layer's content is rasterized at.
+    let rasterScale: CGFloat
+    /// What is drawn in the bounds beneath the sublayers.
+    let content: ContentDescription?
+    /// What is drawn over the sublayers.
+    let border: BorderDescription?
+    let shadow: ShadowDescription?
+    /// A pixel-aligned clip for children (a rectilinear `masksToBounds`), in target pixels.
+    let childClip: PixelRect?
+    /// Set when the subtree is drawn offscreen and composited as one quad.
+    let group: GroupDescription?
+    /// Sublayers in painter's order. For a group, their transforms map into the group's
+    /// offscreen bitmap instead of the target.
+    let children: [RenderNode]
+}
+
+/// Everything rasterized into a layer's backing store; equal descriptions draw equal pixels.
+struct ContentDescription: Sendable, Equatable {
+    let bounds: CGRect
+    let backgroundColor: Color?
+    let cornerRadius: CGFloat
+    let maskedCorners: CornerMask
+    let contents: ContentsDescription?
+    /// The layer's content version when snapshotted: any content change bumps it.
+    let version: UInt64
+
+    /// Whether the layer shows only its contents image, placed without nine-part stretching:
+    /// then it is composited straight from the image, resampled once.
+    var isContentsOnly: Bool {
+        backgroundColor == nil && contents.map { $0.center == CGRect(x: 0, y: 0, width: 1, height: 1) } == true
+    }
+
+    static func == (a: ContentDescription, b: ContentDescription) -> Bool {
+        a.version == b.version && a.bounds == b.bounds && a.backgroundColor == b.backgroundColor &&
+            a.cornerRadius == b.cornerRadius && a.maskedCorners == b.maskedCorners &&
+            a.contents == b.contents
+    }
+}
+
+/// The contents image and how it is placed.
+struct ContentsDescription: Sendable, Equatable {
+    let image: Image
+    let gravity: ContentsGravity
+    /// Unit rect of the image that is shown.
+    let rect: CGRect
+    /// Unit rect of the image that stretches (nine-part).
+    let center: CGRect
+    let scale: CGFloat
+    let minificationFilter: ContentsFilter
+    let magnificationFilter: ContentsFilter
+
+    static func == (a: ContentsDescription, b: ContentsDescription) -> Bool {
+        a.image === b.image && a.gravity == b.gravity && a.rect == b.rect && a.center == b.center &&
+            a.scale == b.scale && a.minificationFilter == b.minificationFilter && a.magnificationFilter == b.magnificationFilter
+    }
+}
+
+/// A border inside the bounds.
+struct BorderDescription: Sendable, Equatable {
+    let bounds: CGRect
+    let width: CGFloat
+    let color: Color
+    let cornerRadius: CGFloat
+    let maskedCorners: CornerMask
+}
+
+/// A layer's shadow, drawn in its own space beneath it.
+struct ShadowDescription: Sendable, Equatable {
+    let color: Color
+    let opacity: Double
+    let offset: CGSize
+    let radius: CGFloat
+}
+
+/// Why and how a subtree is drawn offscreen first.
+struct GroupDescription: Sendable {
+    /// Offscreen pixels per point.
+    let scale: CGFloat
+    /// The part of the bounds space the offscreen bitmap covers (the bounds, or the visible
+    /// part of huge bounds).
+    let area: CGRect
+    /// Clip the group to the bounds (with rounded corners).
+    let clipsToBounds: Bool
+    let cornerRadius: CGFloat
+    let maskedCorners: CornerMask
+    /// The mask layer, in the group's offscreen space (none, or one node: an array because a
+    /// struct cannot hold its own type directly).
+    let mask: [RenderNode]
+    /// Cache the result while `signature` stays the same (`shouldRasterize`).
+    let rasterize: Bool
+}
