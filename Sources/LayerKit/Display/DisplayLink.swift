@@ -1,0 +1,76 @@
+import Foundation
+
+/// Calls back once per frame at a target rate, on absolute deadlines `t0 + k / fps` of a
+/// monotonic clock: a late frame never delays the ones after it, and a run of hours does not
+/// drift. When a callback overruns by whole frames those frames are skipped and reported.
+public final class DisplayLink {
+    /// Frames per second.
+    public let fps: Double
+    private let clock: any MonotonicClock
+    private var stopped = false
+
+    /// Frames skipped so far in the current run.
+    public private(set) var totalDroppedFrames = 0
+
+    /// - Throws: `DisplayError.invalidRate` for a non-positive or non-finite rate.
+    public init(fps: Double, clock: any MonotonicClock = SystemClock()) throws(DisplayError) {
+        guard fps.isFinite, fps > 0, fps <= 1000 else { throw .invalidRate(fps) }
+        self.fps = fps
+        self.clock = clock
+    }
+
+    /// Stops the run after the current callback.
+    public func stop() { stopped = true }
+
+    /// Runs frames until `callback` returns false, `stop()` is called, or `duration` seconds
+    /// have passed. Each frame's time is measured from the run's start (0 for the first frame)
+    /// plus `startTime`.
+    public func run(startTime: TimeInterval = 0, duration: TimeInterval = .infinity,
+                    _ callback: (FrameTime) throws -> Bool) rethrows {
+        stopped = false
+        totalDroppedFrames = 0
+        let t0 = clock.now()
+        var index = 0
+        var dropped = 0
+        while !stopped {
+            let elapsed = Double(index) / fps
+            guard elapsed < duration else { return }
+            guard try callback(FrameTime(index: index, time: startTime + elapsed, droppedFrames: dropped)) else { return }
+            // The next deadline, skipping any that already passed.
+            var next = index + 1
+            let now = clock.now() - t0
+            let due = Int((now * fps).rounded(.down)) + 1
+            dropped = max(0, due - next)
+            next += dropped
+            totalDroppedFrames += dropped
+            index = next
+            clock.sleep(until: t0 + Double(index) / fps)
+        }
+    }
+}
+
+/// Why a display or presenter could not do what it was asked.
+public enum DisplayError: Error, Equatable, CustomStringConvertible {
+    case invalidRate(Double)
+    case invalidDuration(Double)
+    /// A file or folder could not be written.
+    case cannotWrite(path: String, reason: String)
+    /// A tool the presenter needs is not installed.
+    case toolMissing(String, hint: String)
+    /// An external tool failed; `detail` is the end of what it printed.
+    case toolFailed(String, status: Int32, detail: String)
+    /// The output format cannot be told from the file name.
+    case unsupportedFormat(path: String)
+
+    public var description: String {
+        switch self {
+        case let .invalidRate(fps): "invalid frame rate \(fps): it must be a number of frames per second in (0, 1000]"
+        case let .invalidDuration(d): "invalid duration \(d): it must be finite and not negative"
+        case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
+        case let .toolMissing(tool, hint): "\(tool) is not installed (\(hint))"
+        case let .toolFailed(tool, status, detail): "\(tool) failed with status \(status): \(detail)"
+        case let .unsupportedFormat(path):
+            "cannot tell the video format of \(path): use a name ending in .mp4, .webm, .gif, .apng or .png"
+        }
+    }
+}
