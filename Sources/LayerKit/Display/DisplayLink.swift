@@ -61,6 +61,8 @@ public enum DisplayError: Error, Equatable, CustomStringConvertible {
     case toolFailed(String, status: Int32, detail: String)
     /// The output format cannot be told from the file name.
     case unsupportedFormat(path: String)
+    /// Terminal output was asked for but standard output is not a terminal.
+    case notATerminal
 
     public var description: String {
         switch self {
@@ -69,6 +71,8 @@ public enum DisplayError: Error, Equatable, CustomStringConvertible {
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         case let .toolMissing(tool, hint): "\(tool) is not installed (\(hint))"
         case let .toolFailed(tool, status, detail): "\(tool) failed with status \(status): \(detail)"
+        case .notATerminal:
+            "standard output is not a terminal: write frames to a file instead (for example --output frame.png)"
         case let .unsupportedFormat(path):
             "cannot tell the video format of \(path): use a name ending in .mp4, .webm, .gif, .apng or .png"
         }
