@@ -5,6 +5,8 @@ let package = Package(
     name: "LayerKit",
     products: [
         .library(name: "LayerKit", targets: ["LayerKit"]),
+        // Windows through SDL2, kept apart so that the core library needs no SDL.
+        .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
         .executable(name: "Sample", targets: ["Sample"]),
     ],
     targets: [
@@ -30,9 +32,19 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
         ),
+        // No pkgConfig: sdl2.pc adds -D_REENTRANT, which SwiftPM refuses (with a warning);
+        // <SDL2/SDL.h> is found on the default include path without it.
+        .systemLibrary(
+            name: "CSDL2",
+            providers: [.apt(["libsdl2-dev"]), .brew(["sdl2"])]
+        ),
         .target(
             name: "LayerKit",
             dependencies: ["CPixman", "CPNG", "CFreeType"]
+        ),
+        .target(
+            name: "LayerKitSDL",
+            dependencies: ["LayerKit", "CSDL2"]
         ),
         .executableTarget(
             name: "Sample",
@@ -41,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LayerKitTests",
-            dependencies: ["LayerKit", "CCairo"],
+            dependencies: ["LayerKit", "LayerKitSDL", "CCairo"],
             // Reference images are read beside the test sources (and rewritten there when
             // recording), not bundled.
             exclude: ["Render/References"],
