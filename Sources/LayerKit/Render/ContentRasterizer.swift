@@ -35,9 +35,9 @@ enum ContentRasterizer {
         var ring = outline(b.bounds, radius: b.cornerRadius, corners: b.maskedCorners, within: area, scale: scale)
         let inner = b.bounds.insetBy(dx: b.width, dy: b.width)
         if inner.width > 0, inner.height > 0 {
-            ring.add(outline(inner, radius: max(b.cornerRadius - b.width, 0), corners: b.maskedCorners, within: area, scale: scale))
+            ring.addPath(outline(inner, radius: max(b.cornerRadius - b.width, 0), corners: b.maskedCorners, within: area, scale: scale))
         }
-        store.fill(ring, with: b.color, evenOdd: true, transform: boundsToStore(area: area, scale: scale))
+        store.fill(ring, with: b.color, rule: .evenOdd, transform: boundsToStore(area: area, scale: scale))
         return store
     }
 
@@ -48,16 +48,16 @@ enum ContentRasterizer {
     /// one radius around it: the cut sides' corners then lie outside what is drawn, and the
     /// rasterizer never sees coordinates far beyond the store.
     static func outline(_ bounds: CGRect, radius: CGFloat, corners: CornerMask, within area: CGRect? = nil,
-                        scale: CGFloat) -> Outline {
+                        scale: CGFloat) -> Path {
         let r = min(radius, bounds.width / 2, bounds.height / 2)
         var shape = bounds
         if let area {
             let margin = max(r, 0) + 2 / scale
             shape = bounds.intersection(area.insetBy(dx: -margin, dy: -margin))
-            if shape.isNull { return Outline(rect: .null) }
+            if shape.isNull { return Path() }
         }
         // The radius is limited by the real bounds, not by the cut shape.
-        return Outline(roundedRect: shape, radius: r, corners: corners, scale: scale)
+        return Path(roundedRect: shape, cornerRadius: r, corners: corners)
     }
 
     // MARK: Contents
