@@ -160,6 +160,10 @@ open class Layer {
     /// The shadow's offset in the layer's own space ((0, -3): slightly above, as on iOS).
     public var shadowOffset = CGSize(width: 0, height: -3) { didSet { if shadowOffset != oldValue { didChange("shadowOffset", .shadow, from: .size(oldValue)) } } }
 
+    /// The shadow's shape in the layer's own space; when nil the shadow follows what the layer
+    /// (and its sublayers) draw. Giving the shape is cheaper and lets it differ from the content.
+    public var shadowPath: Path? { didSet { if shadowPath != oldValue { changed(.shadow) } } }
+
     /// The blur radius of the shadow, in points.
     public var shadowRadius: CGFloat = 3 { didSet { if shadowRadius != oldValue { didChange("shadowRadius", .shadow, from: .scalar(Double(oldValue))) } } }
 
@@ -237,6 +241,7 @@ open class Layer {
         contentsScale = layer.contentsScale; minificationFilter = layer.minificationFilter
         magnificationFilter = layer.magnificationFilter; shadowColor = layer.shadowColor
         shadowOpacity = layer.shadowOpacity; shadowOffset = layer.shadowOffset; shadowRadius = layer.shadowRadius
+        shadowPath = layer.shadowPath
         shouldRasterize = layer.shouldRasterize; rasterizationScale = layer.rasterizationScale; name = layer.name
         beginTime = layer.beginTime; speed = layer.speed; timeOffset = layer.timeOffset
         needsDisplayOnBoundsChange = layer.needsDisplayOnBoundsChange

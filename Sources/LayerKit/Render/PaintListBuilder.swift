@@ -21,7 +21,11 @@ struct PaintListBuilder {
         if node.group != nil {
             guard let store = groupStore(node) else { return }
             if let shadow = node.shadow {
-                emitShadow(shadow, of: node, source: (store.entry.bitmap, store.area, store.scale, store.entry.generation), clip: clip)
+                let bitmap = store.entry.bitmap
+                let own = ShadowSource(area: store.area, scale: store.scale, identity: store.entry.generation) { bitmap }
+                if let source = shadow.path.map({ shadowPathSource($0, node: node) }) ?? own {
+                    emitShadow(shadow, of: node, source: source, clip: clip)
+                }
             }
             let storeToBounds = Homography(scaleX: 1 / store.scale, y: 1 / store.scale)
                 .concatenating(Homography(translationX: store.area.minX, y: store.area.minY))
@@ -33,7 +37,7 @@ struct PaintListBuilder {
             }
             return
         }
-        if let shadow = node.shadow, let source = ownPaintSource(of: node) {
+        if let shadow = node.shadow, let source = shadow.path.map({ shadowPathSource($0, node: node) }) ?? ownPaintSource(of: node) {
             emitShadow(shadow, of: node, source: source, clip: clip)
         }
         let childClip = node.childClip.map { c in clip.map { $0.intersection(c) } ?? c } ?? clip
@@ -112,15 +116,14 @@ struct PaintListBuilder {
 
     // MARK: Shadow
 
-    private mutating func emitShadow(_ shadow: ShadowDescription, of node: RenderNode,
-                                     source: (bitmap: Bitmap, area: CGRect, scale: CGFloat, identity: Int), clip: PixelRect?) {
+    private mutating func emitShadow(_ shadow: ShadowDescription, of node: RenderNode, source: ShadowSource, clip: PixelRect?) {
         let key = PaintItem.Key(layer: node.id, part: .shadow)
         let blur = BoxBlur(sigma: Double(shadow.radius * source.scale))
         let padding = blur.spread + 1
         let pad = CGFloat(padding) / source.scale
         let area = source.area.insetBy(dx: -pad, dy: -pad)
         guard let store = cache.store(for: key, fingerprint: .shadow(shadow, source: source.identity, area: area, scale: source.scale), make: {
-            try ShadowRasterizer.shadow(of: source.bitmap, padding: padding, blur: blur, color: shadow.color)
+            try ShadowRasterizer.shadow(of: source.make(), padding: padding, blur: blur, color: shadow.color)
         }) else { return }
         let storeToBounds = Homography(scaleX: 1 / source.scale, y: 1 / source.scale)
             .concatenating(Homography(translationX: area.minX + shadow.offset.width, y: area.minY + shadow.offset.height))
@@ -131,9 +134,25 @@ struct PaintListBuilder {
         items.append(item)
     }
 
+    /// The shadow path's shape as an opaque bitmap in bounds space, made only when the shadow
+    /// is not cached already.
+    private func shadowPathSource(_ path: Path, node: RenderNode) -> ShadowSource? {
+        let box = path.boundingBoxOfPath
+        guard RenderTreeBuilder.isSane(box), box.width > 0, box.height > 0,
+              let (area, scale) = storeGeometry(box.insetBy(dx: -1, dy: -1), node: node) else { return nil }
+        var hasher = Hasher()
+        hasher.combine(path)
+        return ShadowSource(area: area, scale: scale, identity: hasher.finalize()) { () throws(BitmapError) -> Bitmap in
+            let size = ContentRasterizer.storeSize(area: area, scale: scale)
+            let bitmap = try Bitmap(width: size.width, height: size.height)
+            bitmap.fill(path, with: .black, transform: ContentRasterizer.boundsToStore(area: area, scale: scale))
+            return bitmap
+        }
+    }
+
     /// The layer's own content and border as one bitmap in bounds space: what a shadow without
     /// a path is cast by. Built from the same cached stores the layer paints with.
-    private func ownPaintSource(of node: RenderNode) -> (Bitmap, CGRect, CGFloat, Int)? {
+    private func ownPaintSource(of node: RenderNode) -> ShadowSource? {
         guard let (area, scale) = storeGeometry(node.bounds, node: node) else { return nil }
         var parts: [BackingStoreCache.Entry] = []
         if let content = node.content,
@@ -151,11 +170,12 @@ struct PaintListBuilder {
         guard let first = parts.first else { return nil }
         var hasher = Hasher()
         for part in parts { hasher.combine(part.generation) }
-        guard parts.count > 1, let combined = try? first.bitmap.copy() else {
-            return (first.bitmap, area, scale, hasher.finalize())
+        return ShadowSource(area: area, scale: scale, identity: hasher.finalize()) { () throws(BitmapError) -> Bitmap in
+            guard parts.count > 1 else { return first.bitmap }
+            let combined = try first.bitmap.copy()
+            for part in parts.dropFirst() { combined.composite(part.bitmap, atX: 0, y: 0) }
+            return combined
         }
-        for part in parts.dropFirst() { combined.composite(part.bitmap, atX: 0, y: 0) }
-        return (combined, area, scale, hasher.finalize())
     }
 
     // MARK: Groups
@@ -219,6 +239,15 @@ struct PaintListBuilder {
     }
 
     // MARK: Helpers
+
+    /// What a shadow is cast by: an opaque-where-solid bitmap over `area` of bounds space at
+    /// `scale`, made only when the shadow must be rasterized; `identity` changes with its pixels.
+    struct ShadowSource {
+        let area: CGRect
+        let scale: CGFloat
+        let identity: Int
+        let make: () throws(BitmapError) -> Bitmap
+    }
 
     /// The part of `area` (bounds space) a store covers, and its scale: all of it at the node's
     /// raster scale, or, for huge layers, only what can be seen, at a scale that fits the cap.

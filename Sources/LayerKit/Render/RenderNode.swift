@@ -85,6 +85,7 @@ struct ShadowDescription: Sendable, Equatable {
     let opacity: Double
     let offset: CGSize
     let radius: CGFloat
+    let path: Path?
 }
 
 /// Why and how a subtree is drawn offscreen first.

@@ -91,7 +91,7 @@ final class RenderTreeBuilder {
         let hasChildren = sublayers.contains { !$0.presented.isHidden && $0.presented.opacity > 0 }
         let clipIsPixelAligned = layer.masksToBounds && layer.cornerRadius <= 0 && Self.pixelAlignedImage(of: bounds, under: transform) != nil
         let needsGroup = layer.shouldRasterize || model.mask != nil ||
-            (layer.shadowOpacity > 0 && hasChildren) ||
+            (layer.shadowOpacity > 0 && layer.shadowPath == nil && hasChildren) ||
             (layer.masksToBounds && hasChildren && !clipIsPixelAligned) ||
             (layer.masksToBounds && layer.cornerRadius > 0 && layer.contents != nil) ||
             (opacity < 1 && layer.allowsGroupOpacity && hasChildren)
@@ -214,7 +214,7 @@ final class RenderTreeBuilder {
               layer.shadowRadius.isFinite, layer.shadowOffset.width.isFinite, layer.shadowOffset.height.isFinite
         else { return nil }
         return ShadowDescription(color: color, opacity: Double(min(layer.shadowOpacity, 1)), offset: layer.shadowOffset,
-                                 radius: max(layer.shadowRadius, 0))
+                                 radius: max(layer.shadowRadius, 0), path: layer.shadowPath)
     }
 
     // MARK: Geometry helpers

@@ -166,6 +166,27 @@ extension Bitmap {
         #expect(frame.alpha(27, 27) == 0)
     }
 
+    @Test func shadowPathShapesTheShadowInsteadOfTheContent() throws {
+        let root = rootLayer(120, 120)
+        let box = solidLayer(CGRect(x: 20, y: 20, width: 40, height: 40), .white, in: root)
+        box.shadowOpacity = 1
+        box.shadowRadius = 0
+        box.shadowOffset = .zero
+        // A shadow only to the right of the box, as a 30x10 bar in its own space.
+        box.shadowPath = Path(rect: CGRect(x: 45, y: 15, width: 30, height: 10))
+        let frame = try Renderer(threadCount: 1).render(root)
+        #expect(frame.pixel(x: 90, y: 40) == .black)           // the bar, beyond the box
+        #expect(frame.alpha(90, 30) == 0 && frame.alpha(90, 50) == 0)
+        #expect(frame.pixel(x: 40, y: 40) == .white)           // the box itself
+        // Changing the path changes the shadow without touching the content store.
+        let renderer = Renderer(threadCount: 1)
+        _ = try renderer.render(root)
+        let stores = renderer.rasterizationCount
+        box.shadowPath = Path(ellipseIn: CGRect(x: 0, y: 0, width: 40, height: 40))
+        _ = try renderer.render(root)
+        #expect(renderer.rasterizationCount == stores + 1)
+    }
+
     @Test func contentsGravityPlacesTheImage() throws {
         let image = try Image(try Bitmap(width: 20, height: 10, color: .red))
         let root = rootLayer(100, 100)
