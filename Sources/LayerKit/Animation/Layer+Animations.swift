@@ -14,10 +14,13 @@ public enum LayerAction {
 public protocol LayerDelegate: AnyObject {
     /// The action for a property change, or nil for the layer's default.
     func action(for layer: Layer, forKey key: String) -> LayerAction?
+    /// Draws the layer's content (called after `setNeedsDisplay()`, in the layer's bounds space).
+    func draw(_ layer: Layer, in context: GraphicsContext)
 }
 
 extension LayerDelegate {
     public func action(for layer: Layer, forKey key: String) -> LayerAction? { nil }
+    public func draw(_ layer: Layer, in context: GraphicsContext) {}
 }
 
 /// An animation attached to a layer.

@@ -212,9 +212,25 @@ open class Layer {
     /// Whether a change of bounds size calls `setNeedsDisplay()`.
     public var needsDisplayOnBoundsChange = false
 
-    /// Updates the layer's content; called by the renderer when `needsDisplay` is set.
-    /// The default does nothing; subclasses that produce their content by drawing override it.
-    open func display() {}
+    /// Updates the layer's content; called before a frame when `needsDisplay` is set.
+    ///
+    /// The default arranges for `draw(in:)` to paint the content (at the scale the layer is
+    /// shown at). Subclasses may instead override this to set `contents` directly.
+    open func display() {
+        drawsContent = true
+        drawnCache = nil
+    }
+
+    /// Paints the layer's content in its bounds space; the default asks the delegate. Runs
+    /// after `setNeedsDisplay()`, and again when the layer is shown at another scale.
+    open func draw(in context: GraphicsContext) {
+        delegate?.draw(self, in: context)
+    }
+
+    /// Whether the content comes from `draw(in:)`.
+    var drawsContent = false
+    /// The last drawing, with the scale and content version it was made for.
+    var drawnCache: (image: Image, scale: CGFloat, version: UInt64)?
 
     // MARK: Identity
 
@@ -245,6 +261,7 @@ open class Layer {
         shouldRasterize = layer.shouldRasterize; rasterizationScale = layer.rasterizationScale; name = layer.name
         beginTime = layer.beginTime; speed = layer.speed; timeOffset = layer.timeOffset
         needsDisplayOnBoundsChange = layer.needsDisplayOnBoundsChange
+        drawsContent = layer.drawsContent
         contentVersion = layer.contentVersion; changeCount = layer.changeCount
         isPresentationCopy = true
         modelLayerStorage = layer.modelLayerStorage ?? layer

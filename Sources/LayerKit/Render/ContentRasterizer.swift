@@ -1,6 +1,6 @@
 import Foundation
 
-/// Draws a layer's content — background and contents image — and its border into
+/// Draws a layer's content — background, contents image, its own drawing — and its border into
 /// backing stores. A store covers `area` of the bounds space at `scale` pixels per point.
 enum ContentRasterizer {
     /// The map from bounds space to the pixels of a store covering `area` at `scale`.
@@ -13,7 +13,7 @@ enum ContentRasterizer {
         (max(1, Int((area.width * scale).rounded(.up))), max(1, Int((area.height * scale).rounded(.up))))
     }
 
-    /// Background (rounded) and contents image.
+    /// Background (rounded), contents image and what the layer drew.
     static func rasterizeContent(_ c: ContentDescription, area: CGRect, scale: CGFloat) throws(BitmapError) -> Bitmap {
         let size = storeSize(area: area, scale: scale)
         let store = try Bitmap(width: size.width, height: size.height)
@@ -24,6 +24,12 @@ enum ContentRasterizer {
         }
         if let contents = c.contents {
             drawContents(contents, in: c.bounds, into: store, toStore: toStore)
+        }
+        if let drawn = c.drawn {
+            // Drawn over the whole bounds, usually at exactly the store's scale.
+            let sx = c.bounds.width / CGFloat(drawn.width), sy = c.bounds.height / CGFloat(drawn.height)
+            let imageToBounds = CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: c.bounds.minX, ty: c.bounds.minY)
+            try? store.composite(drawn.bitmap, transform: Homography(imageToBounds.concatenating(toStore)))
         }
         return store
     }

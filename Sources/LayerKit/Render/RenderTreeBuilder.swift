@@ -189,16 +189,17 @@ final class RenderTreeBuilder {
     // MARK: Descriptions
 
     private func contentDescription(of layer: Layer, scale: CGFloat) -> ContentDescription? {
+        let drawn = layer.model().drawnContent(scale: scale)
         let contents = layer.contents.map {
             ContentsDescription(image: $0, gravity: layer.contentsGravity, rect: layer.contentsRect,
                                 center: layer.contentsCenter, scale: max(layer.contentsScale, 1e-3),
                                 minificationFilter: layer.minificationFilter, magnificationFilter: layer.magnificationFilter)
         }
         let background = layer.backgroundColor.flatMap { $0.alpha > 0 ? $0 : nil }
-        guard background != nil || contents != nil,
+        guard background != nil || contents != nil || drawn != nil,
               layer.bounds.width > 0, layer.bounds.height > 0 else { return nil }
         return ContentDescription(bounds: layer.bounds, backgroundColor: background, cornerRadius: max(layer.cornerRadius, 0),
-                                  maskedCorners: layer.maskedCorners, contents: contents,
+                                  maskedCorners: layer.maskedCorners, contents: contents, drawn: drawn,
                                   version: layer.contentVersion)
     }
 
