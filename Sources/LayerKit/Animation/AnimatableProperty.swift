@@ -73,8 +73,8 @@ struct AnimatableProperty {
 }
 
 extension Layer {
-    /// The animatable key paths of this class. Subclasses add their own and fall back to this.
-    class func animatableProperty(forKeyPath keyPath: String) -> AnimatableProperty? {
+    /// The animatable key paths every layer has.
+    static func baseAnimatableProperty(forKeyPath keyPath: String) -> AnimatableProperty? {
         let parts = keyPath.split(separator: ".", maxSplits: 1).map(String.init)
         let base = parts[0], rest = parts.count > 1 ? parts[1] : nil
         switch (base, rest) {

@@ -11,12 +11,14 @@ enum AnimatableValue: Sendable, Equatable {
     case color(Color)
     case colors([Color])
     case numbers([Double])
+    case path(Path)
 
     /// The kind of value, for type checks and messages.
     enum Kind: String, Sendable {
         case scalar = "a number", point = "a CGPoint", size = "a CGSize", rect = "a CGRect"
         case transform = "a Transform3D", color = "a Color", colors = "an array of Colors"
         case numbers = "an array of numbers"
+        case path = "a Path"
     }
 
     var kind: Kind {
@@ -29,6 +31,7 @@ enum AnimatableValue: Sendable, Equatable {
         case .color: .color
         case .colors: .colors
         case .numbers: .numbers
+        case .path: .path
         }
     }
 
@@ -58,6 +61,9 @@ enum AnimatableValue: Sendable, Equatable {
         case .colors:
             guard let v = any as? [Color] else { return nil }
             self = .colors(v)
+        case .path:
+            guard let v = any as? Path else { return nil }
+            self = .path(v)
         case .numbers:
             guard let array = any as? [Any] else { return nil }
             let numbers = array.compactMap(Self.number)
@@ -87,6 +93,7 @@ enum AnimatableValue: Sendable, Equatable {
         case let .color(v): v
         case let .colors(v): v
         case let .numbers(v): v
+        case let .path(v): v
         }
     }
 
@@ -110,6 +117,8 @@ enum AnimatableValue: Sendable, Equatable {
             return .colors(zip(u, v).map { mixColor($0, $1, t) })
         case let (.numbers(u), .numbers(v)) where u.count == v.count:
             return .numbers(zip(u, v).map { $0 + ($1 - $0) * t })
+        case let (.path(u), .path(v)):
+            return u.interpolated(to: v, fraction: f).map { .path($0) } ?? (t < 0.5 ? a : b)
         default:
             return t < 0.5 ? a : b
         }
@@ -188,6 +197,7 @@ enum AnimatableValue: Sendable, Equatable {
         case .color: .color(Color(red: 0, green: 0, blue: 0, alpha: 0))
         case let .colors(c): .colors(c.map { _ in Color(red: 0, green: 0, blue: 0, alpha: 0) })
         case let .numbers(n): .numbers(n.map { _ in 0 })
+        case .path: .path(Path())
         }
     }
 

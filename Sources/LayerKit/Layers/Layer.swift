@@ -227,6 +227,14 @@ open class Layer {
         delegate?.draw(self, in: context)
     }
 
+    /// The animatable key paths of this class; subclasses add their own and fall back to this.
+    class func animatableProperty(forKeyPath keyPath: String) -> AnimatableProperty? {
+        baseAnimatableProperty(forKeyPath: keyPath)
+    }
+
+    /// What a shape layer draws (nil for plain layers).
+    var shapeDescription: ShapeDescription? { nil }
+
     /// Whether the content comes from `draw(in:)`.
     var drawsContent = false
     /// The last drawing, with the scale and content version it was made for.

@@ -254,6 +254,26 @@ public struct Path: Hashable, Sendable {
         CGRect(boundingPoints: flattened(tolerance: 0.001).flatMap { $0.points }) ?? .null
     }
 
+    /// The path a fraction of the way to `other`, point by point; nil when the two do not have
+    /// the same elements (Core Animation shows such path animations jumping halfway).
+    public func interpolated(to other: Path, fraction t: CGFloat) -> Path? {
+        guard elements.count == other.elements.count else { return nil }
+        func mix(_ a: CGPoint, _ b: CGPoint) -> CGPoint { CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t) }
+        var result = Path()
+        for (a, b) in zip(elements, other.elements) {
+            switch (a, b) {
+            case let (.move(p), .move(q)): result.move(to: mix(p, q))
+            case let (.line(p), .line(q)): result.elements.append(.line(to: mix(p, q)))
+            case let (.quadCurve(p, c), .quadCurve(q, d)): result.elements.append(.quadCurve(to: mix(p, q), control: mix(c, d)))
+            case let (.curve(p, c1, c2), .curve(q, d1, d2)):
+                result.elements.append(.curve(to: mix(p, q), control1: mix(c1, d1), control2: mix(c2, d2)))
+            case (.closeSubpath, .closeSubpath): result.elements.append(.closeSubpath)
+            default: return nil
+            }
+        }
+        return result
+    }
+
     /// Whether `point` is inside the path under `rule` (subpaths count as closed).
     public func contains(_ point: CGPoint, using rule: FillRule = .nonZero) -> Bool {
         var winding = 0

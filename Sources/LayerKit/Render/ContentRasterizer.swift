@@ -18,12 +18,19 @@ enum ContentRasterizer {
         let size = storeSize(area: area, scale: scale)
         let store = try Bitmap(width: size.width, height: size.height)
         let toStore = boundsToStore(area: area, scale: scale)
-        if let background = c.backgroundColor {
+        if let background = c.backgroundColor, c.bounds.width > 0, c.bounds.height > 0 {
             store.fill(outline(c.bounds, radius: c.cornerRadius, corners: c.maskedCorners, within: area, scale: scale),
                        with: background, transform: toStore)
         }
         if let contents = c.contents {
             drawContents(contents, in: c.bounds, into: store, toStore: toStore)
+        }
+        if let shape = c.shape {
+            if let fill = shape.fillColor { store.fill(shape.path, with: fill, rule: shape.fillRule, transform: toStore) }
+            if let strokeColor = shape.strokeColor {
+                store.stroke(shape.path.trimmed(from: shape.strokeStart, to: shape.strokeEnd), with: strokeColor,
+                             style: shape.stroke, transform: toStore)
+            }
         }
         if let drawn = c.drawn {
             // Drawn over the whole bounds, usually at exactly the store's scale.

@@ -57,9 +57,14 @@ struct PaintListBuilder {
             return
         }
         var area = content.bounds
-        if let contents = content.contents, node.childClip == nil {
-            // Contents may overflow the bounds (aspect fill, gravity); without a clip they show.
-            area = area.union(ContentRasterizer.contentsFrame(contents, in: content.bounds))
+        if node.childClip == nil {
+            // Contents (aspect fill, gravity) and shapes may reach beyond the bounds; without a
+            // clip they show.
+            if let contents = content.contents { area = area.union(ContentRasterizer.contentsFrame(contents, in: content.bounds)) }
+            if let shape = content.shape {
+                let extent = shape.extent
+                if RenderTreeBuilder.isSane(extent) { area = area.width > 0 && area.height > 0 ? area.union(extent) : extent }
+            }
         }
         guard let (storeArea, scale) = storeGeometry(area, node: node) else { return }
         guard let store = cache.store(for: key, fingerprint: .content(content, area: storeArea, scale: scale), make: {
