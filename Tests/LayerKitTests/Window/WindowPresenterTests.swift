@@ -23,7 +23,10 @@ import Testing
 
     @Test(.enabled(if: xvfb != nil && xwd != nil))
     func windowShowsTheFrameUnderXvfb() throws {
-        let display = ":\(90 + Int(getpid() % 50))"
+        // A display number no other server holds (a lock file marks a live or stale one).
+        let number = (90..<190).first { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") &&
+            !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") } ?? 189
+        let display = ":\(number)"
         let server = Process()
         server.executableURL = Self.xvfb
         server.arguments = [display, "-screen", "0", "320x240x24", "-nolisten", "tcp"]
@@ -34,17 +37,23 @@ import Testing
             // Xvfb may outlive SIGTERM while clients hold connections; the test must not wait.
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
+            // A killed server leaves its lock and socket behind.
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
         }
-        // The server is ready when its socket exists (bounded wait for the process to start).
-        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
         setenv("SDL_VIDEODRIVER", "x11", 1)
         setenv("DISPLAY", display, 1)
         defer { unsetenv("DISPLAY") }
+        // The server takes a moment to accept connections: retry opening for up to 10 s.
+        var opened: WindowPresenter?
+        for _ in 0..<200 where opened == nil {
+            opened = try? WindowPresenter(title: "LayerKit test", width: 160, height: 120)
+            if opened == nil { usleep(50_000) }
+        }
+        let window = try #require(opened, "Xvfb on \(display) never accepted a window")
 
         let frame = try Bitmap(width: 160, height: 120, color: .red)
         frame.fill(PixelRect(x: 60, y: 40, width: 40, height: 40), with: .blue)
-        let window = try WindowPresenter(title: "LayerKit test", width: 160, height: 120)
         for i in 0..<5 {
             try window.present(frame, damage: Region(frame.bounds), at: FrameTime(index: i, time: Double(i)))
             usleep(20_000)
