@@ -26,6 +26,16 @@ let package = Package(
             pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
         ),
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]
+        ),
+        .systemLibrary(
+            name: "CFontconfig",
+            pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]
+        ),
         // Test-only oracle: cairo draws the same scenes independently.
         .systemLibrary(
             name: "CCairo",
@@ -40,7 +50,7 @@ let package = Package(
         ),
         .target(
             name: "LayerKit",
-            dependencies: ["CPixman", "CPNG", "CFreeType"]
+            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig"]
         ),
         .target(
             name: "LayerKitSDL",

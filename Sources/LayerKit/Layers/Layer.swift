@@ -232,6 +232,9 @@ open class Layer {
         baseAnimatableProperty(forKeyPath: keyPath)
     }
 
+    /// What a text layer shows (nil for other layers).
+    var textDescription: TextDescription? { nil }
+
     /// What a shape layer draws (nil for plain layers).
     var shapeDescription: ShapeDescription? { nil }
 

@@ -32,6 +32,12 @@ enum ContentRasterizer {
                              style: shape.stroke, transform: toStore)
             }
         }
+        if let text = c.text {
+            let layout = TextLayout(runs: text.runs, font: text.font, fontSize: text.fontSize, color: text.color,
+                                    width: c.bounds.width, wrapped: text.wrapped, truncation: text.truncation,
+                                    alignment: text.alignment)
+            layout.draw(into: store, at: c.bounds.origin, transform: toStore)
+        }
         if let drawn = c.drawn {
             // Drawn over the whole bounds, usually at exactly the store's scale.
             let sx = c.bounds.width / CGFloat(drawn.width), sy = c.bounds.height / CGFloat(drawn.height)
