@@ -7,7 +7,7 @@ let package = Package(
         .library(name: "LayerKit", targets: ["LayerKit"]),
         // Windows through SDL2, kept apart so that the core library needs no SDL.
         .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
-        .executable(name: "Sample", targets: ["Sample"]),
+        .executable(name: "Clock", targets: ["Clock"]),
     ],
     targets: [
         // C libraries, reached only through the thin owning wrappers in LayerKit/Graphics.
@@ -56,14 +56,20 @@ let package = Package(
             name: "LayerKitSDL",
             dependencies: ["LayerKit", "CSDL2"]
         ),
+        // What the examples share: options, the run loop, and their scenes (tested).
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["LayerKit", "LayerKitSDL"],
+            path: "Examples/ExampleSupport"
+        ),
         .executableTarget(
-            name: "Sample",
-            dependencies: ["LayerKit"],
-            path: "Examples/Sample"
+            name: "Clock",
+            dependencies: ["ExampleSupport", "LayerKit"],
+            path: "Examples/Clock"
         ),
         .testTarget(
             name: "LayerKitTests",
-            dependencies: ["LayerKit", "LayerKitSDL", "CCairo"],
+            dependencies: ["LayerKit", "LayerKitSDL", "ExampleSupport", "CCairo"],
             // Reference images are read beside the test sources (and rewritten there when
             // recording), not bundled.
             exclude: ["Render/References"],

@@ -1,0 +1,76 @@
+import ExampleSupport
+import Foundation
+import Testing
+@testable import LayerKit
+
+@Suite struct ClockTests {
+    /// Renders the clock at elapsed time `t` (frames before it too, as a run does).
+    func frame(_ time: String, style: ClockScene.Style, at t: TimeInterval = 0) throws -> (Bitmap, ClockScene) {
+        let options = try ExampleOptions(["--time", time, "--scale", "1"])
+        let clock = ClockScene(size: CGSize(width: 240, height: 240), style: style, startTime: options.resolvedStartTime())
+        let renderer = Renderer(scale: 1, threadCount: 1)
+        clock.root.setCurrentTime(t)
+        clock.update(elapsed: t)
+        return (try renderer.render(clock.root, at: t), clock)
+    }
+
+    /// Whether the pixel at `distance` points from the centre in direction `angle` (clockwise
+    /// from 12 o'clock) is hand-coloured.
+    func inked(_ frame: Bitmap, angle: Double, distance: Double, color: Color = ClockScene.ink) -> Bool {
+        let x = 120 + sin(angle) * distance, y = 120 - cos(angle) * distance
+        let p = frame.pixel(x: Int(x.rounded(.down)), y: Int(y.rounded(.down)))
+        return abs(p.red - color.red) < 0.2 && abs(p.green - color.green) < 0.2 && abs(p.blue - color.blue) < 0.2
+    }
+
+    @Test(arguments: [ClockScene.Style.layers, .shapes])
+    func threeOClockHourHandPointsRightMinuteHandUp(_ style: ClockScene.Style) throws {
+        let (f, _) = try frame("03:00:00", style: style)
+        #expect(inked(f, angle: .pi / 2, distance: 40))        // hour hand, right
+        // Minute hand, up, past the hour hand's length; 1.5 points beside the centre line, where
+        // the second hand (also at 12, thinner, on top) does not reach.
+        let p = f.pixel(x: 121, y: 50)
+        #expect(abs(p.red - ClockScene.ink.red) < 0.2 && abs(p.blue - ClockScene.ink.blue) < 0.2)
+        #expect(!inked(f, angle: .pi, distance: 40) && !inked(f, angle: 1.5 * .pi, distance: 40))
+    }
+
+    @Test(arguments: [ClockScene.Style.layers, .shapes])
+    func halfPastNineHourHandBetweenNineAndTenSecondHandRight(_ style: ClockScene.Style) throws {
+        let (f, _) = try frame("09:30:15", style: style)
+        let between = (9.5 + 15.0 / 3600) / 12 * 2 * .pi
+        #expect(inked(f, angle: between, distance: 40))
+        #expect(!inked(f, angle: 9.0 / 12 * 2 * .pi, distance: 45) && !inked(f, angle: 10.0 / 12 * 2 * .pi, distance: 45))
+        #expect(inked(f, angle: .pi / 2, distance: 90, color: ClockScene.accent))   // second hand, right
+        #expect(inked(f, angle: .pi, distance: 70))                                 // minute hand, down
+    }
+
+    @Test func layersStyleTicksWithAShortSweep() throws {
+        let clock = ClockScene(size: CGSize(width: 240, height: 240), style: .layers, startTime: 0)
+        let renderer = Renderer(scale: 1, threadCount: 1)
+        _ = try renderer.render(clock.root, at: 0)
+        for t in [0.5, 1.0] {                        // the second changes at t = 1
+            clock.root.setCurrentTime(t)
+            clock.update(elapsed: t)
+            _ = try renderer.render(clock.root, at: t)
+        }
+        func angle(_ t: Double) -> Double {
+            Double(ClockScene.angleOf(clock.secondHand.presentation(at: t).transform))
+        }
+        #expect(abs(angle(1.0)) < 1e-9)                                  // the sweep starts at 0
+        #expect(angle(1.1) > 0.01 && angle(1.1) < .pi / 30)               // moving
+        #expect(abs(angle(1.3) - .pi / 30) < 1e-9)                        // and done within 0.25 s
+    }
+
+    @Test func shapesStyleTurnsContinuously() throws {
+        let clock = ClockScene(size: CGSize(width: 240, height: 240), style: .shapes, startTime: 0)
+        #expect(abs(ClockScene.angleOf(clock.secondHand.presentation(at: 15).transform) - .pi / 2) < 1e-6)
+        #expect(abs(ClockScene.angleOf(clock.minuteHand.presentation(at: 900).transform) - .pi / 2) < 1e-6)
+    }
+
+    @Test func badArgumentsAreOneLineErrors() throws {
+        for arguments in [["--time", "25:00:00"], ["--fps", "0"], ["--size", "10x10"], ["--video", "out.avi"],
+                          ["--timezone", "Mars/Olympus"], ["--output", "x.jpg"], ["--frobnicate"], ["--duration"]] {
+            #expect(throws: ExampleOptions.UsageError.self, "\(arguments)") { try ExampleOptions(arguments) }
+        }
+        #expect(try ExampleOptions(["--time", "09:30:15"]).resolvedStartTime() == 9 * 3600 + 30 * 60 + 15)
+    }
+}
