@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What a property change does instead of its default implicit animation.
 public enum LayerAction {
@@ -34,13 +33,11 @@ struct AnimationEntry {
 public enum AnimationDiagnostics {
     /// The handler for animations that cannot run.
     public static var handler: @Sendable (AnimationError) -> Void {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { channel.current }
+        set { channel.current = newValue }
     }
 
-    private static let storage = Mutex<@Sendable (AnimationError) -> Void>({ error in
-        FileHandle.standardError.write(Data("LayerKit: \(error)\n".utf8))
-    })
+    private static let channel = DiagnosticHandler<AnimationError>()
 }
 
 extension Layer {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Why a change to the layer tree was refused.
 public enum LayerTreeError: Error, Equatable, CustomStringConvertible {
@@ -152,13 +151,11 @@ extension Layer {
 public enum LayerTreeDiagnostics {
     /// The handler for refused tree changes.
     public static var handler: @Sendable (LayerTreeError) -> Void {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { channel.current }
+        set { channel.current = newValue }
     }
 
-    private static let storage = Mutex<@Sendable (LayerTreeError) -> Void>({ error in
-        FileHandle.standardError.write(Data("LayerKit: \(error)\n".utf8))
-    })
+    private static let channel = DiagnosticHandler<LayerTreeError>()
 }
 
 func reportTreeError(_ error: LayerTreeError) {

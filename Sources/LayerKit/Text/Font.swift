@@ -189,13 +189,11 @@ public enum FontError: Error, Equatable, CustomStringConvertible {
 /// Where font substitutions are reported (standard error by default).
 public enum TextDiagnostics {
     public static var handler: @Sendable (String) -> Void {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
+        get { channel.current }
+        set { channel.current = newValue }
     }
 
-    private static let storage = Mutex<@Sendable (String) -> Void>({ message in
-        FileHandle.standardError.write(Data("LayerKit: \(message)\n".utf8))
-    })
+    private static let channel = DiagnosticHandler<String>()
 }
 
 /// Converts FreeType outlines to paths.
