@@ -14,8 +14,21 @@ public enum CalculationMode: String, Hashable, Sendable {
     case cubicPaced
 }
 
+/// Whether a layer moving along a keyframe path turns to follow it.
+public enum RotationMode: String, Hashable, Sendable {
+    /// Turn so the layer's x axis points along the path.
+    case rotateAuto
+    /// The same, turned half round.
+    case rotateAutoReverse
+}
+
 /// An animation through a sequence of values (Core Animation's CAKeyframeAnimation).
 open class KeyframeAnimation: PropertyAnimation {
+    /// For point properties ("position"): a path to follow at constant speed instead of
+    /// `values`.
+    public var path: Path?
+    /// Whether the layer turns with the path (nil: it keeps its orientation).
+    public var rotationMode: RotationMode?
     /// The values passed through, in order.
     public var values: [Any]?
     /// When each value is reached, as fractions 0…1 of the duration, non-decreasing. Linear and
@@ -33,6 +46,8 @@ open class KeyframeAnimation: PropertyAnimation {
             keyTimes = other.keyTimes
             timingFunctions = other.timingFunctions
             calculationMode = other.calculationMode
+            path = other.path
+            rotationMode = other.rotationMode
         }
         super.init(copying: other)
     }
@@ -43,7 +58,31 @@ open class KeyframeAnimation: PropertyAnimation {
 
     public override func validate(for layer: Layer) throws(AnimationError) {
         let property = try property(of: layer)
+        if path != nil {
+            guard property.kind == .point else {
+                throw .keyframeMismatch(animation: debugName, detail: "a path can only animate a point property such as position")
+            }
+            return
+        }
         _ = try resolved(for: property)
+    }
+
+    /// The point and tangent angle at fraction `f` of a path's length.
+    static func point(along polyline: [CGPoint], at f: Double) -> (CGPoint, CGFloat)? {
+        guard polyline.count > 1 else { return polyline.first.map { ($0, 0) } }
+        let lengths = zip(polyline, polyline.dropFirst()).map { hypot($1.x - $0.x, $1.y - $0.y) }
+        let total = lengths.reduce(0, +)
+        guard total > 0 else { return (polyline[0], 0) }
+        var remaining = CGFloat(min(max(f, 0), 1)) * total
+        for (i, length) in lengths.enumerated() {
+            let a = polyline[i], b = polyline[i + 1]
+            if remaining <= length || i == lengths.count - 1 {
+                let t = length > 0 ? min(remaining / length, 1) : 0
+                return (CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t), atan2(b.y - a.y, b.x - a.x))
+            }
+            remaining -= length
+        }
+        return nil
     }
 
     /// The converted values and their key times, or the error that says what does not match.
@@ -96,6 +135,20 @@ open class KeyframeAnimation: PropertyAnimation {
     }
 
     override func apply(at time: TimeInterval, to presentation: Layer) -> (active: Bool, ended: Bool) {
+        if let path {
+            guard let property = try? property(of: presentation), property.kind == .point else { return (false, true) }
+            let ended = hasEnded(at: time)
+            guard let progress = easedProgress(at: time) else { return (false, ended) }
+            let polyline = path.flattened(tolerance: 0.05).flatMap(\.points)
+            guard let (point, angle) = Self.point(along: polyline, at: progress.fraction) else { return (false, ended) }
+            write(.point(point), to: presentation, property: property)
+            if let rotationMode {
+                var components = TransformComponents(presentation.transform)
+                components.set(.rotationZ, to: .scalar(Double(angle + (rotationMode == .rotateAutoReverse ? .pi : 0))))
+                presentation.transform = components.transform
+            }
+            return (true, ended)
+        }
         guard let property = try? property(of: presentation),
               let (values, times) = try? resolved(for: property) else { return (false, true) }
         let ended = hasEnded(at: time)

@@ -301,3 +301,37 @@ import Testing
         #expect(immediate)
     }
 }
+
+@Suite struct KeyframePathAndTypedKeyPathTests {
+    @Test func typedKeyPathsNameTheCoreAnimationKeys() {
+        #expect(BasicAnimation(keyPath: \Layer.opacity).keyPath == "opacity")
+        #expect(BasicAnimation(keyPath: \Layer.position.x).keyPath == "position.x")
+        #expect(SpringAnimation(keyPath: \Layer.bounds.size.width).keyPath == "bounds.size.width")
+        #expect(BasicAnimation(keyPath: \ShapeLayer.strokeEnd).keyPath == "strokeEnd")
+        // Not animatable: the animation says so when added.
+        let hidden = BasicAnimation(keyPath: \Layer.isHidden)
+        #expect(throws: AnimationError.self) { try hidden.validate(for: Layer()) }
+    }
+
+    @Test func positionFollowsAPathAtConstantSpeedAndTurnsWithIt() {
+        var route = Path()
+        route.move(to: CGPoint(x: 0, y: 0))
+        route.addLine(to: CGPoint(x: 100, y: 0))
+        route.addLine(to: CGPoint(x: 100, y: 100))
+        let move = KeyframeAnimation(keyPath: "position")
+        move.path = route
+        move.rotationMode = .rotateAuto
+        move.duration = 2
+        let layer = Layer()
+        layer.add(move, forKey: "move")
+        let early = layer.presentation(at: 0.5), late = layer.presentation(at: 1.5)
+        #expect(close(early.position, CGPoint(x: 50, y: 0), 1e-6))
+        #expect(close(late.position, CGPoint(x: 100, y: 50), 1e-6))
+        // Heading right (0) on the first leg, down (π/2) on the second.
+        #expect(abs(atan2(early.transform.m12, early.transform.m11)) < 1e-9)
+        #expect(abs(atan2(late.transform.m12, late.transform.m11) - .pi / 2) < 1e-9)
+        let wrong = KeyframeAnimation(keyPath: "opacity")
+        wrong.path = route
+        #expect(throws: AnimationError.self) { try wrong.validate(for: layer) }
+    }
+}

@@ -79,7 +79,7 @@ import Testing
 
     @Test(.enabled(if: VideoPresenter.find("ffmpeg") != nil && VideoPresenter.find("ffprobe") != nil))
     func videoHasTheFramesSizeAndPixelsExpected() throws {
-        for ext in ["mp4", "gif"] {
+        for ext in ["mp4", "gif", "webm", "apng"] {
             let path = temporaryPath("clip.\(ext)")
             defer { try? FileManager.default.removeItem(atPath: path) }
             let (root, _) = scene()
