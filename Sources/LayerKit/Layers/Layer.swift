@@ -232,6 +232,9 @@ open class Layer {
         baseAnimatableProperty(forKeyPath: keyPath)
     }
 
+    /// What a gradient layer fills its bounds with (nil for other layers).
+    var gradientDescription: Gradient? { nil }
+
     /// What a text layer shows (nil for other layers).
     var textDescription: TextDescription? { nil }
 

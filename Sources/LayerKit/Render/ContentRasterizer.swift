@@ -22,6 +22,10 @@ enum ContentRasterizer {
             store.fill(outline(c.bounds, radius: c.cornerRadius, corners: c.maskedCorners, within: area, scale: scale),
                        with: background, transform: toStore)
         }
+        if let gradient = c.gradient {
+            store.fill(outline(c.bounds, radius: c.cornerRadius, corners: c.maskedCorners, within: area, scale: scale),
+                       with: gradient, transform: toStore)
+        }
         if let contents = c.contents {
             drawContents(contents, in: c.bounds, into: store, toStore: toStore)
         }

@@ -42,19 +42,21 @@ struct ContentDescription: Sendable, Equatable {
     let shape: ShapeDescription?
     /// A text layer's text.
     let text: TextDescription?
+    /// A gradient layer's gradient, in bounds space.
+    let gradient: Gradient?
     /// The layer's content version when snapshotted: any content change bumps it.
     let version: UInt64
 
     /// Whether the layer shows only its contents image, placed without nine-part stretching:
     /// then it is composited straight from the image, resampled once.
     var isContentsOnly: Bool {
-        backgroundColor == nil && drawn == nil && shape == nil && text == nil && contents.map { $0.center == CGRect(x: 0, y: 0, width: 1, height: 1) } == true
+        backgroundColor == nil && drawn == nil && shape == nil && text == nil && gradient == nil && contents.map { $0.center == CGRect(x: 0, y: 0, width: 1, height: 1) } == true
     }
 
     static func == (a: ContentDescription, b: ContentDescription) -> Bool {
         a.version == b.version && a.bounds == b.bounds && a.backgroundColor == b.backgroundColor &&
             a.cornerRadius == b.cornerRadius && a.maskedCorners == b.maskedCorners &&
-            a.contents == b.contents && a.drawn === b.drawn && a.shape == b.shape && a.text == b.text
+            a.contents == b.contents && a.drawn === b.drawn && a.shape == b.shape && a.text == b.text && a.gradient == b.gradient
     }
 }
 

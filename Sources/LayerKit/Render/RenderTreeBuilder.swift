@@ -196,12 +196,12 @@ final class RenderTreeBuilder {
                                 minificationFilter: layer.minificationFilter, magnificationFilter: layer.magnificationFilter)
         }
         let background = layer.backgroundColor.flatMap { $0.alpha > 0 ? $0 : nil }
-        let shape = layer.shapeDescription, text = layer.textDescription
+        let shape = layer.shapeDescription, text = layer.textDescription, gradient = layer.gradientDescription
         // A shape draws even with empty bounds; everything else needs an area.
-        guard shape != nil || ((background != nil || contents != nil || drawn != nil || text != nil) &&
+        guard shape != nil || ((background != nil || contents != nil || drawn != nil || text != nil || gradient != nil) &&
                                layer.bounds.width > 0 && layer.bounds.height > 0) else { return nil }
         return ContentDescription(bounds: layer.bounds, backgroundColor: background, cornerRadius: max(layer.cornerRadius, 0),
-                                  maskedCorners: layer.maskedCorners, contents: contents, drawn: drawn, shape: shape, text: text,
+                                  maskedCorners: layer.maskedCorners, contents: contents, drawn: drawn, shape: shape, text: text, gradient: gradient,
                                   version: layer.contentVersion)
     }
 
