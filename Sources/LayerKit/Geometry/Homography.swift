@@ -118,7 +118,9 @@ extension Homography {
         let w = p.w, x = p.x / w, y = p.y / w
         let a = (m11 - x * m13) / w, b = (m12 - y * m13) / w
         let c = (m21 - x * m23) / w, d = (m22 - y * m23) / w
-        let s1 = a * a + b * b + c * c + d * d, det = a * d - b * c
-        return ((s1 + max(s1 * s1 - 4 * det * det, 0).squareRoot()) / 2).squareRoot()
+        // σ1 = Q + R (Blinn's decomposition of a 2x2): stable where the textbook
+        // √((s ± √(s² − 4·det²))/2) cancels catastrophically (a rotation came out 1 + 1e-8).
+        let e = (a + d) / 2, f = (a - d) / 2, g = (c + b) / 2, h = (c - b) / 2
+        return (e * e + h * h).squareRoot() + (f * f + g * g).squareRoot()
     }
 }

@@ -186,6 +186,22 @@ extension Bitmap {
         return pixman_transform_from_pixman_f_transform(&result, &f) != 0
     }
 
+    /// Multiplies every pixel by a color (a tint): channels by its components, alpha by its alpha.
+    public func multiply(by tint: Color) {
+        let factors = [Color.unit(tint.alpha), Color.unit(tint.red) * Color.unit(tint.alpha),
+                       Color.unit(tint.green) * Color.unit(tint.alpha), Color.unit(tint.blue) * Color.unit(tint.alpha)]
+        let scale = factors.map { UInt32(($0 * 256).rounded()) }   // 8.8 fixed point, rounded: exact for 0 and 1
+        withUnsafeMutablePixels { pixels in
+            for i in pixels.indices where pixels[i] != 0 {
+                let p = pixels[i]
+                // Parenthesized: in Swift a shift binds tighter than a multiplication.
+                let a = ((p >> 24 & 0xFF) * scale[0] + 128) >> 8, r = ((p >> 16 & 0xFF) * scale[1] + 128) >> 8
+                let g = ((p >> 8 & 0xFF) * scale[2] + 128) >> 8, b = ((p & 0xFF) * scale[3] + 128) >> 8
+                pixels[i] = min(a, 255) << 24 | min(r, a) << 16 | min(g, a) << 8 | min(b, a)
+            }
+        }
+    }
+
     /// pixman's 16-bit premultiplied color for an 8-bit premultiplied pixel (×257 keeps it exact).
     static func pixmanColor(premultiplied pixel: UInt32) -> pixman_color_t {
         func channel(_ shift: UInt32) -> UInt16 { UInt16(pixel >> shift & 0xFF) * 257 }

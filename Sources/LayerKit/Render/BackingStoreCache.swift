@@ -9,6 +9,7 @@ final class BackingStoreCache {
         case border(BorderDescription, area: CGRect, scale: CGFloat)
         case shadow(ShadowDescription, source: Int, area: CGRect, scale: CGFloat)
         case group(signature: Int, area: CGRect, scale: CGFloat)
+        indirect case tinted(Fingerprint, Color)
     }
 
     struct Entry {

@@ -11,6 +11,7 @@ struct PaintItem {
     struct Key: Hashable {
         let layer: LayerID
         let part: Part
+        var instance: Int = 0
     }
 
     let key: Key

@@ -29,7 +29,7 @@ struct PaintListBuilder {
             }
             let storeToBounds = Homography(scaleX: 1 / store.scale, y: 1 / store.scale)
                 .concatenating(Homography(translationX: store.area.minX, y: store.area.minY))
-            if let item = PaintItem(key: PaintItem.Key(layer: node.id, part: .group), source: store.entry.bitmap,
+            if let item = PaintItem(key: node.key(.group), source: store.entry.bitmap,
                                     sourceIdentity: store.entry.generation, transform: storeToBounds.concatenating(node.transform),
                                     opacity: node.opacity, filter: .bilinear, clip: clip, targetArea: targetArea,
                                     index: items.count) {
@@ -51,8 +51,8 @@ struct PaintListBuilder {
     // MARK: Content and border
 
     private mutating func emitContent(_ content: ContentDescription, of node: RenderNode, clip: PixelRect?) {
-        let key = PaintItem.Key(layer: node.id, part: .content)
-        if content.isContentsOnly, let contents = content.contents {
+        let key = node.key(.content)
+        if content.isContentsOnly, node.tint == nil, let contents = content.contents {
             emitContentsImage(contents, content: content, node: node, key: key, clip: clip)
             return
         }
@@ -67,7 +67,7 @@ struct PaintListBuilder {
             }
         }
         guard let (storeArea, scale) = storeGeometry(area, node: node) else { return }
-        guard let store = cache.store(for: key, fingerprint: .content(content, area: storeArea, scale: scale), make: {
+        guard let store = tintedStore(node, .content, .content(content, area: storeArea, scale: scale), make: {
             try ContentRasterizer.rasterizeContent(content, area: storeArea, scale: scale)
         }) else { return }
         append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip)
@@ -104,16 +104,16 @@ struct PaintListBuilder {
 
     private mutating func emitStoredContents(_ content: ContentDescription, node: RenderNode, key: PaintItem.Key, clip: PixelRect?) {
         guard let (storeArea, scale) = storeGeometry(content.bounds, node: node) else { return }
-        guard let store = cache.store(for: key, fingerprint: .content(content, area: storeArea, scale: scale), make: {
+        guard let store = tintedStore(node, .content, .content(content, area: storeArea, scale: scale), make: {
             try ContentRasterizer.rasterizeContent(content, area: storeArea, scale: scale)
         }) else { return }
         append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip)
     }
 
     private mutating func emitBorder(_ border: BorderDescription, of node: RenderNode, clip: PixelRect?) {
-        let key = PaintItem.Key(layer: node.id, part: .border)
+        let key = node.key(.border)
         guard let (storeArea, scale) = storeGeometry(border.bounds, node: node) else { return }
-        guard let store = cache.store(for: key, fingerprint: .border(border, area: storeArea, scale: scale), make: {
+        guard let store = tintedStore(node, .border, .border(border, area: storeArea, scale: scale), make: {
             try ContentRasterizer.rasterizeBorder(border, area: storeArea, scale: scale)
         }) else { return }
         append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip)
@@ -122,12 +122,12 @@ struct PaintListBuilder {
     // MARK: Shadow
 
     private mutating func emitShadow(_ shadow: ShadowDescription, of node: RenderNode, source: ShadowSource, clip: PixelRect?) {
-        let key = PaintItem.Key(layer: node.id, part: .shadow)
+        let key = node.key(.shadow)
         let blur = BoxBlur(sigma: Double(shadow.radius * source.scale))
         let padding = blur.spread + 1
         let pad = CGFloat(padding) / source.scale
         let area = source.area.insetBy(dx: -pad, dy: -pad)
-        guard let store = cache.store(for: key, fingerprint: .shadow(shadow, source: source.identity, area: area, scale: source.scale), make: {
+        guard let store = cache.store(for: node.storeKey(.shadow), fingerprint: .shadow(shadow, source: source.identity, area: area, scale: source.scale), make: {
             try ShadowRasterizer.shadow(of: source.make(), padding: padding, blur: blur, color: shadow.color)
         }) else { return }
         let storeToBounds = Homography(scaleX: 1 / source.scale, y: 1 / source.scale)
@@ -161,14 +161,12 @@ struct PaintListBuilder {
         guard let (area, scale) = storeGeometry(node.bounds, node: node) else { return nil }
         var parts: [BackingStoreCache.Entry] = []
         if let content = node.content,
-           let store = cache.store(for: PaintItem.Key(layer: node.id, part: .content),
-                                   fingerprint: .content(content, area: area, scale: scale),
+           let store = tintedStore(node, .content, .content(content, area: area, scale: scale),
                                    make: { try ContentRasterizer.rasterizeContent(content, area: area, scale: scale) }) {
             parts.append(store)
         }
         if let border = node.border,
-           let store = cache.store(for: PaintItem.Key(layer: node.id, part: .border),
-                                   fingerprint: .border(border, area: area, scale: scale),
+           let store = tintedStore(node, .border, .border(border, area: area, scale: scale),
                                    make: { try ContentRasterizer.rasterizeBorder(border, area: area, scale: scale) }) {
             parts.append(store)
         }
@@ -188,10 +186,9 @@ struct PaintListBuilder {
     /// The group's offscreen bitmap, from the cache while nothing inside it changed.
     private func groupStore(_ node: RenderNode) -> (entry: BackingStoreCache.Entry, area: CGRect, scale: CGFloat)? {
         guard let group = node.group else { return nil }
-        let key = PaintItem.Key(layer: node.id, part: .group)
         let (inner, maskItems, signature) = groupPaintLists(node, group)
         let fingerprint = BackingStoreCache.Fingerprint.group(signature: signature, area: group.area, scale: group.scale)
-        guard let entry = cache.store(for: key, fingerprint: fingerprint, make: {
+        guard let entry = tintedStore(node, .group, fingerprint, make: {
             try renderGroup(node, group, inner: inner, maskItems: maskItems)
         }) else { return nil }
         return (entry, group.area, group.scale)
@@ -244,6 +241,18 @@ struct PaintListBuilder {
     }
 
     // MARK: Helpers
+
+    /// A cached store, tinted by the node's replicator instance color when it has one.
+    private func tintedStore(_ node: RenderNode, _ part: PaintItem.Part, _ fingerprint: BackingStoreCache.Fingerprint,
+                             make: () throws -> Bitmap) -> BackingStoreCache.Entry? {
+        guard let tint = node.tint else { return cache.store(for: node.storeKey(part), fingerprint: fingerprint, make: make) }
+        return cache.store(for: node.storeKey(part), fingerprint: .tinted(fingerprint, tint)) {
+            let bitmap = try make()
+            let tinted = try bitmap.copy()
+            tinted.multiply(by: tint)
+            return tinted
+        }
+    }
 
     /// What a shadow is cast by: an opaque-where-solid bitmap over `area` of bounds space at
     /// `scale`, made only when the shadow must be rasterized; `identity` changes with its pixels.

@@ -26,7 +26,19 @@ struct RenderNode: Sendable {
     let group: GroupDescription?
     /// Sublayers in painter's order. For a group, their transforms map into the group's
     /// offscreen bitmap instead of the target.
-    let children: [RenderNode]
+    var children: [RenderNode]
+    /// Which replicator instance this is (0 outside replicators): part of its paint identity.
+    var instance: Int = 0
+    /// A replicator's instance color, multiplying what the node paints (nil: none).
+    var tint: Color? = nil
+
+    /// The paint identity of one of this node's paints.
+    func key(_ part: PaintItem.Part) -> PaintItem.Key { PaintItem.Key(layer: id, part: part, instance: instance) }
+
+    /// The cache identity of a store: shared by untinted instances, which draw the same pixels.
+    func storeKey(_ part: PaintItem.Part) -> PaintItem.Key {
+        PaintItem.Key(layer: id, part: part, instance: tint == nil && part != .group && part != .shadow ? 0 : instance)
+    }
 }
 
 /// Everything rasterized into a layer's backing store; equal descriptions draw equal pixels.

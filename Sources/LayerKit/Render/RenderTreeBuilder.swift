@@ -41,28 +41,85 @@ final class RenderTreeBuilder {
     }
 
     /// The layer as shown at its local time: its presentation copy when animations run.
-    private func present(_ layer: Layer, at localTime: TimeInterval) -> Layer {
+    private func present(_ layer: Layer, at localTime: TimeInterval, notify: Bool = true) -> Layer {
         layer.hasBeenRendered = true
         layer.displayIfNeeded()
+        if !notify { return layer.presentationCopy(atLocalTime: localTime, notify: false) ?? layer }
         return layer.presentationCopy(atLocalTime: localTime, notify: true, callbacks: &callbacks) ?? layer
     }
 
+    /// A sublayer about to become a node: its model, presentation, local time, map into its
+    /// superlayer's space, and (under replicators) which instance it is and its tint.
+    struct Sublayer {
+        let model: Layer
+        let presented: Layer
+        let time: TimeInterval
+        let toParent: Transform3D
+        var instance: Int = 0
+        var tint: Color? = nil
+    }
+
     /// The sublayers of `model` (shown as `presented`) with their presentations and local
-    /// times, in drawing order (by presented zPosition, ties in array order).
-    private func presentedSublayers(of model: Layer, presented: Layer, localTime: TimeInterval)
-        -> [(model: Layer, presented: Layer, time: TimeInterval, toParent: Transform3D)] {
+    /// times, in drawing order (by presented zPosition, ties in array order). A replicator's
+    /// sublayers come once per instance.
+    private func presentedSublayers(of model: Layer, presented: Layer, localTime: TimeInterval,
+                                    instance: Int, tint: Color?) -> [Sublayer] {
         let space = presented.sublayerSpaceTransform
-        var result = model.sublayerStorage.map { child -> (model: Layer, presented: Layer, time: TimeInterval, toParent: Transform3D) in
+        var result = model.sublayerStorage.map { child -> Sublayer in
             let time = child.localTime(fromParent: localTime)
             let p = present(child, at: time)
-            return (child, p, time, p.transformToSuperlayer(sublayerSpace: space))
+            return Sublayer(model: child, presented: p, time: time, toParent: p.transformToSuperlayer(sublayerSpace: space),
+                            instance: instance, tint: tint)
         }
         if result.contains(where: { $0.presented.zPosition != 0 }) {
             result = result.enumerated()
                 .sorted { ($0.element.presented.zPosition, $0.offset) < ($1.element.presented.zPosition, $1.offset) }
                 .map(\.element)
         }
+        if let replicator = presented as? ReplicatorLayer {
+            result = replicate(result, by: replicator, model: model, localTime: localTime)
+        }
         return result
+    }
+
+    /// The instances of a replicator's sublayers: instance i is turned by the instance transform
+    /// i times (about the replicator's anchor point), runs `i · instanceDelay` behind, and is
+    /// tinted by the instance color plus i times the offsets.
+    private func replicate(_ sublayers: [Sublayer], by replicator: ReplicatorLayer, model: Layer,
+                           localTime: TimeInterval) -> [Sublayer] {
+        let count = min(max(replicator.instanceCount, 0), ReplicatorLayer.maximumInstanceCount)
+        guard count != 1 else { return sublayers.map { var s = $0; s.tint = Self.combine(s.tint, replicator.instanceTint(0)); return s } }
+        let a = replicator.anchorPointInBounds
+        let step = Transform3D(translationX: -a.x, y: -a.y, z: -replicator.anchorPointZ)
+            .concatenating(replicator.instanceTransform)
+            .concatenating(Transform3D(translationX: a.x, y: a.y, z: replicator.anchorPointZ))
+        var result: [Sublayer] = []
+        var accumulated = Transform3D.identity
+        for i in 0..<count {
+            let delay = Double(i) * replicator.instanceDelay
+            for sublayer in sublayers {
+                let child = sublayer.model
+                let time = sublayer.time - delay
+                let p = i == 0 ? sublayer.presented : present(child, at: time, notify: false)
+                var hasher = Hasher()
+                hasher.combine(sublayer.instance)
+                hasher.combine(i)
+                result.append(Sublayer(model: child, presented: p, time: time,
+                                       toParent: p.transformToSuperlayer(sublayerSpace: replicator.sublayerSpaceTransform)
+                                           .concatenating(accumulated),
+                                       instance: i == 0 ? sublayer.instance : hasher.finalize(),
+                                       tint: Self.combine(sublayer.tint, replicator.instanceTint(i))))
+            }
+            accumulated = accumulated.concatenating(step)
+        }
+        return result
+    }
+
+    /// Two tints applied one after the other (nil is no tint).
+    static func combine(_ a: Color?, _ b: Color?) -> Color? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Color(red: a.red * b.red, green: a.green * b.green, blue: a.blue * b.blue, alpha: a.alpha * b.alpha)
     }
 
     /// - Parameters:
@@ -70,13 +127,30 @@ final class RenderTreeBuilder {
     ///   - opacity: the product of the non-group opacities above.
     ///   - targetArea: the target pixels that can be seen, for sizing huge stores.
     private func node(for model: Layer, presented layer: Layer, localTime: TimeInterval, toTarget: Transform3D,
-                      opacity inherited: Double, isRoot: Bool = false, targetArea: CGRect, depth: Int) -> RenderNode? {
+                      opacity inherited: Double, isRoot: Bool = false, targetArea: CGRect, depth: Int,
+                      instance: Int = 0, tint: Color? = nil) -> RenderNode? {
+        guard var result = untintedNode(for: model, presented: layer, localTime: localTime, toTarget: toTarget,
+                                        opacity: inherited, isRoot: isRoot, targetArea: targetArea, depth: depth,
+                                        instance: instance, tint: tint) else { return nil }
+        result.instance = instance
+        result.tint = tint
+        if result.group != nil, !result.children.isEmpty {
+            // A group's inner node is drawn inside the group's bitmap: it shares the identity.
+            result.children[0].instance = instance
+            result.children[0].tint = tint
+        }
+        return result
+    }
+
+    private func untintedNode(for model: Layer, presented layer: Layer, localTime: TimeInterval, toTarget: Transform3D,
+                              opacity inherited: Double, isRoot: Bool, targetArea: CGRect, depth: Int,
+                              instance: Int, tint: Color?) -> RenderNode? {
         let layerOpacity = isRoot ? 1 : Double(layer.opacity)
         guard !layer.isHidden, layerOpacity > 0, depth < Self.maximumDepth, toTarget.isFinite else { return nil }
         let opacity = inherited * min(layerOpacity, 1)
         let transform = Homography(toTarget)
 
-        let sublayers = presentedSublayers(of: model, presented: layer, localTime: localTime)
+        let sublayers = presentedSublayers(of: model, presented: layer, localTime: localTime, instance: instance, tint: tint)
         if layer is TransformLayer {
             return transformLayerNode(layer, sublayers: sublayers, toTarget: toTarget, transform: transform, opacity: opacity,
                                       targetArea: targetArea, depth: depth)
@@ -113,25 +187,26 @@ final class RenderTreeBuilder {
                           group: nil, children: children)
     }
 
-    private func childNodes(_ sublayers: [(model: Layer, presented: Layer, time: TimeInterval, toParent: Transform3D)],
+    private func childNodes(_ sublayers: [Sublayer],
                             parentToTarget: Transform3D, opacity: Double, targetArea: CGRect, depth: Int) -> [RenderNode] {
         sublayers.compactMap { child in
             node(for: child.model, presented: child.presented, localTime: child.time,
-                 toTarget: child.toParent.concatenating(parentToTarget), opacity: opacity, targetArea: targetArea, depth: depth + 1)
+                 toTarget: child.toParent.concatenating(parentToTarget), opacity: opacity, targetArea: targetArea, depth: depth + 1,
+                 instance: child.instance, tint: child.tint)
         }
     }
 
     /// A transform layer draws nothing itself; its sublayers keep their depth relative to it and
     /// are ordered back to front by the depth of their centres.
     private func transformLayerNode(_ layer: Layer,
-                                    sublayers: [(model: Layer, presented: Layer, time: TimeInterval, toParent: Transform3D)],
+                                    sublayers: [Sublayer],
                                     toTarget: Transform3D, transform: Homography, opacity: Double,
                                     targetArea: CGRect, depth: Int) -> RenderNode {
         var children: [(z: CGFloat, index: Int, node: RenderNode)] = []
         for (index, child) in sublayers.enumerated() {
             guard let node = node(for: child.model, presented: child.presented, localTime: child.time,
                                   toTarget: child.toParent.concatenating(toTarget), opacity: opacity,
-                                  targetArea: targetArea, depth: depth + 1) else { continue }
+                                  targetArea: targetArea, depth: depth + 1, instance: child.instance, tint: child.tint) else { continue }
             // Depth in the transform layer's own space, before projection: larger is nearer.
             let c = CGPoint(x: child.presented.bounds.midX, y: child.presented.bounds.midY)
             let z = child.toParent.apply(x: c.x, y: c.y, epsilon: -.infinity)?.z ?? 0
@@ -146,7 +221,7 @@ final class RenderTreeBuilder {
     /// A subtree drawn into an offscreen bitmap in the layer's own space, then composited as
     /// one quad: group opacity, masks, non-rectilinear or rounded clips, `shouldRasterize`.
     private func groupNode(_ model: Layer, presented layer: Layer, localTime: TimeInterval,
-                           sublayers: [(model: Layer, presented: Layer, time: TimeInterval, toParent: Transform3D)],
+                           sublayers: [Sublayer],
                            transform: Homography, opacity: Double, rasterScale: CGFloat,
                            shadow: ShadowDescription?, targetArea: CGRect, depth: Int) -> RenderNode? {
         var scale = layer.shouldRasterize ? max(layer.rasterizationScale, 1e-3) * deviceScale : rasterScale
@@ -252,7 +327,7 @@ final class RenderTreeBuilder {
     static func rasterScale(of h: Homography, at point: CGPoint, deviceScale: CGFloat) -> CGFloat {
         let largest = h.largestScale(at: point)
         guard largest.isFinite, largest > 0 else { return deviceScale }
-        let steps = (2 * log2(largest / deviceScale) - 1e-9).rounded(.up)
+        let steps = (2 * log2(largest / deviceScale) - 1e-6).rounded(.up)   // rounding noise is not a zoom
         let clamped = min(max(steps, -12), 12)
         return deviceScale * pow(2, clamped / 2)
     }
