@@ -163,6 +163,52 @@ public final class GraphicsContext {
     /// Draws an image into `rect`.
     public func draw(_ image: Image, in rect: CGRect) { draw(image.bitmap, in: rect) }
 
+    /// Fills the clip (the whole bitmap when there is none) with an axial gradient between two
+    /// points of user space (CGContext's drawLinearGradient).
+    public func drawLinearGradient(colors: [Color], locations: [Double]? = nil, start: CGPoint, end: CGPoint) {
+        drawGradient(Gradient(.axial(start: start, end: end), colors: colors, locations: locations))
+    }
+
+    /// Fills the clip with a radial gradient around `center` out to `radius` (user space).
+    public func drawRadialGradient(colors: [Color], locations: [Double]? = nil, center: CGPoint, radius: CGFloat) {
+        drawGradient(Gradient(.radial(center: center, radii: CGSize(width: radius, height: radius)), colors: colors, locations: locations))
+    }
+
+    /// Fills the current path with a gradient given in user space, and clears the path.
+    public func fillPath(with gradient: Gradient, using rule: FillRule = .nonZero) {
+        guard let inverse = invertedCTM else { path = Path(); return }
+        paint { $0.fill(self.path.applying(inverse), with: gradient, rule: rule, transform: self.state.ctm) }
+        path = Path()
+    }
+
+    /// Draws text with its baseline's left end at `point` (user space), shaped with HarfBuzz in
+    /// the family's font.
+    public func draw(_ text: String, at point: CGPoint, font family: String = Font.defaultFamily, size: CGFloat = 17,
+                     color: Color? = nil) {
+        let layout = TextLayout(runs: [TextRun(text)], font: family, fontSize: size, color: color ?? state.fillColor,
+                                width: nil, wrapped: false, truncation: .none, alignment: .left)
+        let origin = CGPoint(x: point.x, y: point.y - layout.metrics.ascent)
+        paint { layout.draw(into: $0, at: origin, transform: self.state.ctm) }
+    }
+
+    private func drawGradient(_ gradient: Gradient) {
+        guard let inverse = invertedCTM else { return }
+        let everything = Path(rect: bitmap.bounds.cgRect).applying(inverse)
+        paint { $0.fill(everything, with: gradient, transform: self.state.ctm) }
+    }
+
+    /// Runs a drawing into a layer of its own when the clip, alpha or blend mode must apply to
+    /// it as a whole, else straight into the bitmap.
+    private func paint(_ draw: (Bitmap) -> Void) {
+        if state.clip == nil, state.blendMode == .over, state.alpha >= 1 {
+            draw(bitmap)
+            return
+        }
+        guard let layer = try? Bitmap(width: bitmap.width, height: bitmap.height) else { return }
+        draw(layer)
+        finish(layer)
+    }
+
     // MARK: Internals
 
     private var invertedCTM: CGAffineTransform? {

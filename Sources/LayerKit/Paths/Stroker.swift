@@ -136,6 +136,16 @@ extension Path {
         path.closeSubpath()
     }
 
+    /// Points along an arc, from its start to its end, within `tolerance` of the circle.
+    private static func arc(center: CGPoint, radius: CGFloat, from start: CGFloat, sweep: CGFloat, tolerance: CGFloat) -> [CGPoint] {
+        let step = 2 * acos(max(0, 1 - min(tolerance / radius, 1)))
+        let count = max(2, min(1024, Int((abs(sweep) / max(step, 1e-3)).rounded(.up)) + 1))
+        return (0..<count).map { i in
+            let a = start + sweep * CGFloat(i) / CGFloat(count - 1)
+            return CGPoint(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
+        }
+    }
+
     private static func addCircle(at center: CGPoint, half: CGFloat, tolerance: CGFloat, to path: inout Path) {
         let step = 2 * acos(max(0, 1 - min(tolerance / half, 1)))
         let count = max(8, min(1024, Int((2 * .pi / max(step, 1e-3)).rounded(.up))))
@@ -158,7 +168,12 @@ extension Path {
                                to path: inout Path) {
         switch cap {
         case .butt: break
-        case .round: addCircle(at: end, half: half, tolerance: tolerance, to: &path)
+        case .round:
+            // Only the outer half disc: a whole circle would overlap the segment, and overlapping
+            // pieces over-cover the pixels along shared edges.
+            let n = normal(from: other, to: end, half: half)
+            let start = atan2(n.y, n.x)
+            addPolygon([end] + arc(center: end, radius: half, from: start, sweep: -.pi, tolerance: tolerance), to: &path)
         case .square:
             let n = normal(from: other, to: end, half: half)
             let d = CGPoint(x: n.y, y: -n.x)   // along the segment, outwards, half a width long
@@ -177,7 +192,12 @@ extension Path {
         let p1 = CGPoint(x: v.x + side * n1.x, y: v.y + side * n1.y), p2 = CGPoint(x: v.x + side * n2.x, y: v.y + side * n2.y)
         switch style.lineJoin {
         case .round:
-            addCircle(at: v, half: half, tolerance: tolerance, to: &path)
+            // The wedge of the circle between the two segments' outer corners, on the outer side.
+            let a1 = atan2(p1.y - v.y, p1.x - v.x), a2 = atan2(p2.y - v.y, p2.x - v.x)
+            var sweep = a2 - a1
+            while sweep > .pi { sweep -= 2 * .pi }
+            while sweep < -.pi { sweep += 2 * .pi }
+            addPolygon([v] + arc(center: v, radius: half, from: a1, sweep: sweep, tolerance: tolerance), to: &path)
         case .bevel:
             addPolygon([v, p1, p2], to: &path)
         case .miter:

@@ -123,3 +123,23 @@ import Testing
         #expect(frame.pixel(x: 25, y: 50) == .blue && frame.alpha(75, 50) == 0)
     }
 }
+
+@Suite struct GraphicsContextGradientAndTextTests {
+    @Test func gradientsFillTheClipAndTextDrawsOnItsBaseline() throws {
+        let bitmap = try Bitmap(width: 100, height: 100)
+        let context = GraphicsContext(bitmap: bitmap)
+        context.saveGState()
+        context.addRect(CGRect(x: 0, y: 0, width: 100, height: 50))
+        context.clip()
+        context.drawLinearGradient(colors: [.black, .white], start: CGPoint(x: 0, y: 0), end: CGPoint(x: 100, y: 0))
+        context.restoreGState()
+        #expect(abs(bitmap.pixel(x: 50, y: 20).red - 0.5) < 0.02 && bitmap.alpha(50, 70) == 0)
+        context.setFillColor(.red)
+        context.draw("H", at: CGPoint(x: 10, y: 95), size: 30)
+        // The H sits on the baseline at y = 95: ink just above it, none below.
+        var ink = (top: Int.max, bottom: Int.min)
+        for y in 50..<100 { for x in 0..<40 where bitmap.alpha(x, y) > 127 { ink = (min(ink.top, y), max(ink.bottom, y)) } }
+        #expect(ink.bottom == 94 && ink.top > 65 && ink.top < 75)
+        #expect(bitmap.pixel(x: 12, y: 90).red > 0.9)
+    }
+}
