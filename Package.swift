@@ -8,6 +8,7 @@ let package = Package(
         // Windows through SDL2, kept apart so that the core library needs no SDL.
         .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
         .executable(name: "Clock", targets: ["Clock"]),
+        .executable(name: "FlipClock", targets: ["FlipClock"]),
     ],
     targets: [
         // C libraries, reached only through the thin owning wrappers in LayerKit/Graphics.
@@ -66,6 +67,11 @@ let package = Package(
             name: "Clock",
             dependencies: ["ExampleSupport", "LayerKit"],
             path: "Examples/Clock"
+        ),
+        .executableTarget(
+            name: "FlipClock",
+            dependencies: ["ExampleSupport", "LayerKit"],
+            path: "Examples/FlipClock"
         ),
         .testTarget(
             name: "LayerKitTests",

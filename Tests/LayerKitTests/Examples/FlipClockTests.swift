@@ -1,0 +1,48 @@
+import ExampleSupport
+import Foundation
+import Testing
+@testable import LayerKit
+
+@Suite struct FlipClockTests {
+    func render(_ scene: FlipClockScene, at t: TimeInterval, with renderer: Renderer = Renderer(scale: 1, threadCount: 1)) throws -> Bitmap {
+        scene.root.setCurrentTime(t)
+        scene.update(elapsed: t)
+        return try renderer.render(scene.root, at: t)
+    }
+
+    @Test func atFiftyNineAndAHalfTheFlippingHalfIsForeshortened() throws {
+        let scene = FlipClockScene(size: CGSize(width: 480, height: 200), startTime: 12 * 3600 + 34 * 60 + 59)
+        let frame = try render(scene, at: 0.5)
+        let seconds = scene.cards[2]
+        let leaf = seconds.topLeaf.layer.presentation(at: 0.5)
+        let angle = atan2(leaf.transform.m23, leaf.transform.m22)   // rotation about x
+        #expect(angle < -0.3 && angle > -.pi / 2 + 0.3, "angle \(angle)")
+        // Seen through the card's perspective the folded half is shorter than a flat one, and its
+        // near (top) edge wider than its hinge.
+        let quad = Homography(leaf.transformToSuperlayer(sublayerSpace: seconds.layer.sublayerSpaceTransform))
+            .projectedPolygon(of: leaf.bounds)
+        let height = quad[3].y - quad[0].y, top = quad[1].x - quad[0].x, hinge = quad[2].x - quad[3].x
+        #expect(height < leaf.bounds.height * 0.9 && top > hinge + 1)
+        // Minutes change too (34 → 35): their card is flipping as well; hours (12) are not.
+        #expect(!scene.cards[1].topLeaf.layer.isHidden && scene.cards[0].topLeaf.layer.isHidden)
+        // The back of the page (the new lower half) is turned away at this point: culled.
+        #expect(seconds.bottomLeaf.layer.presentation(at: 0.5).transform.m22 < 0)
+        _ = frame
+    }
+
+    @Test func atTheNewSecondTheNewDigitsShow() throws {
+        let flipping = FlipClockScene(size: CGSize(width: 480, height: 200), startTime: 12 * 3600 + 34 * 60 + 59)
+        let renderer = Renderer(scale: 1, threadCount: 1)
+        for t in stride(from: 0.0, through: 0.9, by: 0.1) { _ = try render(flipping, at: t, with: renderer) }
+        let arrived = try render(flipping, at: 1.0, with: renderer)
+        let fresh = try render(FlipClockScene(size: CGSize(width: 480, height: 200), startTime: 12 * 3600 + 35 * 60), at: 0)
+        #expect(arrived.hasSamePixels(as: fresh))
+    }
+
+    @Test func twelveHourAndNoSeconds() {
+        let scene = FlipClockScene(size: CGSize(width: 480, height: 200), startTime: 15 * 3600 + 5 * 60, twelveHour: true, showsSeconds: false)
+        #expect(scene.cards.count == 2)
+        #expect(scene.values(at: 15 * 3600 + 5 * 60) == [3, 5])
+        #expect(scene.values(at: 0) == [12, 0])
+    }
+}
