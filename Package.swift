@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
         .executable(name: "Clock", targets: ["Clock"]),
         .executable(name: "FlipClock", targets: ["FlipClock"]),
+        .executable(name: "Countdown", targets: ["Countdown"]),
     ],
     targets: [
         // C libraries, reached only through the thin owning wrappers in LayerKit/Graphics.
@@ -72,6 +73,11 @@ let package = Package(
             name: "FlipClock",
             dependencies: ["ExampleSupport", "LayerKit"],
             path: "Examples/FlipClock"
+        ),
+        .executableTarget(
+            name: "Countdown",
+            dependencies: ["ExampleSupport", "LayerKit"],
+            path: "Examples/Countdown"
         ),
         .testTarget(
             name: "LayerKitTests",
