@@ -127,21 +127,10 @@ public final class CountdownFace: Layer {
 
         context.saveGState()
         context.translateBy(x: center.x, y: center.y)
-        context.setStrokeColor(.gray)
-        context.setLineWidth(size / 300)
-        for mark in 0..<60 {
-            let angle = Double(mark) / 60 * 2 * .pi
-            context.move(to: CGPoint(x: cos(angle) * radius, y: sin(angle) * radius))
-            context.addLine(to: CGPoint(x: cos(angle) * radius * 0.95, y: sin(angle) * radius * 0.95))
-            context.strokePath()
-        }
-        context.setStrokeColor(.black)
-        context.setLineWidth(size / 120)
+        drawTicks(in: context, count: 60, radius: radius, inner: 0.95, width: size / 300, color: .gray)
+        drawTicks(in: context, count: 12, radius: radius, inner: 0.9, width: size / 120, color: .black)
         for mark in 0..<12 {
             let angle = Double(mark) / 12 * 2 * .pi
-            context.move(to: CGPoint(x: cos(angle) * radius, y: sin(angle) * radius))
-            context.addLine(to: CGPoint(x: cos(angle) * radius * 0.9, y: sin(angle) * radius * 0.9))
-            context.strokePath()
             // The tutorial's numbering: 3 o'clock is 15 minutes, 12 o'clock is 60.
             var minutes = (mark + 3) % 12
             minutes = (minutes == 0 ? 12 : minutes) * 5
@@ -154,5 +143,17 @@ public final class CountdownFace: Layer {
                          size: fontSize)
         }
         context.restoreGState()
+    }
+
+    /// `count` ticks from the rim inwards to `inner` of the radius, from 3 o'clock round.
+    private func drawTicks(in context: GraphicsContext, count: Int, radius: CGFloat, inner: CGFloat, width: CGFloat, color: Color) {
+        context.setStrokeColor(color)
+        context.setLineWidth(width)
+        for mark in 0..<count {
+            let angle = Double(mark) / Double(count) * 2 * .pi
+            context.move(to: CGPoint(x: cos(angle) * radius, y: sin(angle) * radius))
+            context.addLine(to: CGPoint(x: cos(angle) * radius * inner, y: sin(angle) * radius * inner))
+            context.strokePath()
+        }
     }
 }

@@ -167,24 +167,22 @@ public final class FlipClockScene {
         }
 
         func animate(from: Double, to: Double, shade darkness: (Double, Double), begin: TimeInterval, duration: TimeInterval) {
-            let turn = BasicAnimation(keyPath: "transform.rotation.x")
-            turn.fromValue = from
-            turn.toValue = to
-            turn.beginTime = begin
-            turn.duration = duration
-            turn.fillMode = .both
-            turn.isRemovedOnCompletion = false
-            turn.timingFunction = .easeIn
-            layer.add(turn, forKey: "flip")
-            let dim = BasicAnimation(keyPath: "opacity")
-            dim.fromValue = darkness.0
-            dim.toValue = darkness.1
-            dim.beginTime = begin
-            dim.duration = duration
-            dim.fillMode = .both
-            dim.isRemovedOnCompletion = false
-            dim.timingFunction = .easeIn
-            shade.add(dim, forKey: "shade")
+            layer.add(Self.held("transform.rotation.x", from, to, begin, duration), forKey: "flip")
+            shade.add(Self.held("opacity", darkness.0, darkness.1, begin, duration), forKey: "shade")
+        }
+
+        /// An ease-in animation that holds its values before and after (the flip's timeline).
+        private static func held(_ keyPath: String, _ from: Double, _ to: Double, _ begin: TimeInterval,
+                                 _ duration: TimeInterval) -> BasicAnimation {
+            let animation = BasicAnimation(keyPath: keyPath)
+            animation.fromValue = from
+            animation.toValue = to
+            animation.beginTime = begin
+            animation.duration = duration
+            animation.fillMode = .both
+            animation.isRemovedOnCompletion = false
+            animation.timingFunction = .easeIn
+            return animation
         }
     }
 }
