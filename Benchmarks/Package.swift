@@ -23,6 +23,11 @@ let package = Package(
             name: "PathComparison",
             dependencies: [.product(name: "LayerKit", package: layerKitPackage), "CCairoOracle"]
         ),
+        // Timing-function evaluation speed beside a plain bisection solver.
+        .executableTarget(
+            name: "TimingFunctionSpeed",
+            dependencies: [.product(name: "LayerKit", package: layerKitPackage)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
