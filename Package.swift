@@ -7,6 +7,9 @@ let package = Package(
         .library(name: "LayerKit", targets: ["LayerKit"]),
         // Windows through SDL2, kept apart so that the core library needs no SDL.
         .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
+        // The examples' scenes as plain layer trees, for the side-by-side benchmarks (Benchmarks/)
+        // and for anyone who wants a clock face without the command-line runner.
+        .library(name: "ExampleScenes", targets: ["ExampleScenes"]),
         .executable(name: "Clock", targets: ["Clock"]),
         .executable(name: "FlipClock", targets: ["FlipClock"]),
         .executable(name: "Countdown", targets: ["Countdown"]),
@@ -58,7 +61,13 @@ let package = Package(
             name: "LayerKitSDL",
             dependencies: ["LayerKit", "CSDL2"]
         ),
-        // What the examples share: options, the run loop, and their scenes (tested).
+        // The examples' scenes (tested): layer trees built with LayerKit alone.
+        .target(
+            name: "ExampleScenes",
+            dependencies: ["LayerKit"],
+            path: "Examples/ExampleScenes"
+        ),
+        // What the examples share: options and the run loop.
         .target(
             name: "ExampleSupport",
             dependencies: ["LayerKit", "LayerKitSDL"],
@@ -66,22 +75,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "Clock",
-            dependencies: ["ExampleSupport", "LayerKit"],
+            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit"],
             path: "Examples/Clock"
         ),
         .executableTarget(
             name: "FlipClock",
-            dependencies: ["ExampleSupport", "LayerKit"],
+            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit"],
             path: "Examples/FlipClock"
         ),
         .executableTarget(
             name: "Countdown",
-            dependencies: ["ExampleSupport", "LayerKit"],
+            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit"],
             path: "Examples/Countdown"
         ),
         .testTarget(
             name: "LayerKitTests",
-            dependencies: ["LayerKit", "LayerKitSDL", "ExampleSupport", "CCairo"],
+            dependencies: ["LayerKit", "LayerKitSDL", "ExampleScenes", "ExampleSupport", "CCairo"],
             // Reference images are read beside the test sources (and rewritten there when
             // recording), not bundled.
             exclude: ["Render/References"],

@@ -1,4 +1,5 @@
 // Clock: an analog clock built from layers, live or rendered to files.
+import ExampleScenes
 import ExampleSupport
 import Foundation
 import LayerKit

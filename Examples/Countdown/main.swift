@@ -1,4 +1,5 @@
 // Countdown: the time left on a 60-minute face with a red sector, then "Time is over".
+import ExampleScenes
 import ExampleSupport
 import Foundation
 import LayerKit

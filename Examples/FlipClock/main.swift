@@ -1,4 +1,5 @@
 // FlipClock: HH:MM:SS cards whose digits change with a 3D page flip.
+import ExampleScenes
 import ExampleSupport
 import Foundation
 import LayerKit

@@ -1,3 +1,4 @@
+import ExampleScenes
 import ExampleSupport
 import Foundation
 import Testing
