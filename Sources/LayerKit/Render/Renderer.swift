@@ -84,6 +84,46 @@ public final class Renderer {
         return damage
     }
 
+    /// Makes the next frame repaint every pixel of its target, as the first frame into a bitmap
+    /// does: for when something other than this renderer changed the target's pixels.
+    public func invalidate() { forgetPreviousFrame() }
+
+    /// The composites a frame of `layer` at time `t` is painted with, in painter's order: what
+    /// `render` issues to pixman over a cleared target of `width`×`height` pixels.
+    ///
+    /// Content is rasterized as for a frame (and cached), but nothing is painted, the damage
+    /// history is untouched and animations' start and stop handlers do not run. (Content
+    /// rasterized anew for another time than the last frame's counts as changed in the next
+    /// frame's damage.) For inspecting a frame, and for measuring what the framework costs above
+    /// the composites it issues.
+    public func composites(for layer: Layer, at time: TimeInterval = 0, width: Int, height: Int) -> [Composite] {
+        let target = PixelRect(x: 0, y: 0, width: max(0, width), height: max(0, height))
+        let (items, _) = paintItems(for: layer, at: time, target: target)
+        cache.endFrame()
+        return items.map {
+            Composite(source: $0.source, transform: $0.transform, opacity: $0.opacity, filter: $0.filter,
+                      clip: $0.clip, extent: $0.extent)
+        }
+    }
+
+    /// One composite of a frame: a source bitmap drawn with the `over` operator through a
+    /// homography into the target.
+    public struct Composite {
+        /// The pixels drawn: a backing store, an image, a blurred shadow or an offscreen group.
+        /// Shared with the renderer's cache: read it, do not change it.
+        public let source: Bitmap
+        /// Source pixels → target pixels.
+        public let transform: Homography
+        /// Multiplies the source's alpha (0...1).
+        public let opacity: Double
+        /// How the source is sampled when `transform` is not a whole-pixel offset.
+        public let filter: ImageFilter
+        /// Target pixels outside which nothing may change (ancestors' `masksToBounds`).
+        public let clip: PixelRect?
+        /// Target pixels the composite may change: the projected source cut to the clip and target.
+        public let extent: PixelRect
+    }
+
     /// Backing-store rasterizations since the renderer was made (for tests and profiling).
     public var rasterizationCount: Int { cache.rasterizations }
 
