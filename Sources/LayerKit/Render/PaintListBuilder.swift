@@ -56,21 +56,27 @@ struct PaintListBuilder {
             emitContentsImage(contents, content: content, node: node, key: key, clip: clip)
             return
         }
+        let area = Self.contentArea(content, of: node)
+        guard let (storeArea, scale) = storeGeometry(area, node: node) else { return }
+        guard let store = tintedStore(node, .content, .content(content, area: storeArea, scale: scale), make: {
+            try ContentRasterizer.rasterizeContent(content, area: storeArea, scale: scale)
+        }) else { return }
+        append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip)
+    }
+
+    /// The part of bounds space a layer's content store covers: its bounds, and without a clip
+    /// also what contents (aspect fill, gravity) and shapes (strokes, caps) draw beyond them.
+    /// The content and the shadow cast by it use the same area, so they share one store.
+    private static func contentArea(_ content: ContentDescription, of node: RenderNode) -> CGRect {
         var area = content.bounds
         if node.childClip == nil {
-            // Contents (aspect fill, gravity) and shapes may reach beyond the bounds; without a
-            // clip they show.
             if let contents = content.contents { area = area.union(ContentRasterizer.contentsFrame(contents, in: content.bounds)) }
             if let shape = content.shape {
                 let extent = shape.extent
                 if RenderTreeBuilder.isSane(extent) { area = area.width > 0 && area.height > 0 ? area.union(extent) : extent }
             }
         }
-        guard let (storeArea, scale) = storeGeometry(area, node: node) else { return }
-        guard let store = tintedStore(node, .content, .content(content, area: storeArea, scale: scale), make: {
-            try ContentRasterizer.rasterizeContent(content, area: storeArea, scale: scale)
-        }) else { return }
-        append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip)
+        return area
     }
 
     /// A layer showing only an image is composited from the image itself: one resampling.
@@ -103,7 +109,7 @@ struct PaintListBuilder {
     }
 
     private mutating func emitStoredContents(_ content: ContentDescription, node: RenderNode, key: PaintItem.Key, clip: PixelRect?) {
-        guard let (storeArea, scale) = storeGeometry(content.bounds, node: node) else { return }
+        guard let (storeArea, scale) = storeGeometry(Self.contentArea(content, of: node), node: node) else { return }
         guard let store = tintedStore(node, .content, .content(content, area: storeArea, scale: scale), make: {
             try ContentRasterizer.rasterizeContent(content, area: storeArea, scale: scale)
         }) else { return }
@@ -156,27 +162,38 @@ struct PaintListBuilder {
     }
 
     /// The layer's own content and border as one bitmap in bounds space: what a shadow without
-    /// a path is cast by. Built from the same cached stores the layer paints with.
+    /// a path is cast by. Built from the same cached stores the layer paints with (same keys,
+    /// same areas), so a shadow never makes the layer's own stores be drawn again.
     private func ownPaintSource(of node: RenderNode) -> ShadowSource? {
-        guard let (area, scale) = storeGeometry(node.bounds, node: node) else { return nil }
-        var parts: [BackingStoreCache.Entry] = []
-        if let content = node.content,
+        var parts: [(store: BackingStoreCache.Entry, area: CGRect, scale: CGFloat)] = []
+        if let content = node.content, let (area, scale) = storeGeometry(Self.contentArea(content, of: node), node: node),
            let store = tintedStore(node, .content, .content(content, area: area, scale: scale),
                                    make: { try ContentRasterizer.rasterizeContent(content, area: area, scale: scale) }) {
-            parts.append(store)
+            parts.append((store, area, scale))
         }
-        if let border = node.border,
+        if let border = node.border, let (area, scale) = storeGeometry(border.bounds, node: node),
            let store = tintedStore(node, .border, .border(border, area: area, scale: scale),
                                    make: { try ContentRasterizer.rasterizeBorder(border, area: area, scale: scale) }) {
-            parts.append(store)
+            parts.append((store, area, scale))
         }
         guard let first = parts.first else { return nil }
         var hasher = Hasher()
-        for part in parts { hasher.combine(part.generation) }
+        for part in parts { hasher.combine(part.store.generation) }
+        let area = parts.dropFirst().reduce(first.area) { $0.union($1.area) }
+        let scale = first.scale
         return ShadowSource(area: area, scale: scale, identity: hasher.finalize()) { () throws(BitmapError) -> Bitmap in
-            guard parts.count > 1 else { return first.bitmap }
-            let combined = try first.bitmap.copy()
-            for part in parts.dropFirst() { combined.composite(part.bitmap, atX: 0, y: 0) }
+            guard parts.count > 1 else { return first.store.bitmap }
+            let size = ContentRasterizer.storeSize(area: area, scale: scale)
+            let combined = try Bitmap(width: size.width, height: size.height)
+            for part in parts {
+                // Store pixels → the combined bitmap's pixels: a whole-pixel offset at equal scales
+                // (store areas start on the scale's pixel grid).
+                let offset = Homography(translationX: (part.area.minX - area.minX) * scale,
+                                        y: (part.area.minY - area.minY) * scale)
+                let placement = part.scale == scale ? offset
+                    : Homography(scaleX: scale / part.scale, y: scale / part.scale).concatenating(offset)
+                try combined.composite(part.store.bitmap, transform: placement)
+            }
             return combined
         }
     }

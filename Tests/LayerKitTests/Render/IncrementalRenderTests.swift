@@ -112,6 +112,39 @@ func animatedScene() throws -> Layer {
         #expect(renderer.rasterizationCount == rasterized + 1)
     }
 
+    /// A shape whose stroke reaches past its bounds casts its shadow from the same store it
+    /// paints with: turning it re-rasterizes nothing, and the shadow includes the overhang.
+    @Test func shadowOfAShapeReachingPastItsBoundsSharesTheShapesStore() throws {
+        let root = rootLayer(200, 200)
+        root.backgroundColor = .white
+        let hand = ShapeLayer()
+        hand.bounds = CGRect(x: 0, y: 0, width: 20, height: 80)
+        var path = Path()
+        path.move(to: CGPoint(x: 10, y: 80))
+        path.addLine(to: CGPoint(x: 10, y: 10))
+        hand.path = path
+        hand.strokeColor = .black
+        hand.lineWidth = 20
+        hand.lineCap = .round  // the caps reach 10 points past the bottom edge
+        hand.position = CGPoint(x: 100, y: 100)
+        hand.shadowOpacity = 1
+        hand.shadowRadius = 0
+        hand.shadowOffset = CGSize(width: 40, height: 0)
+        root.addSublayer(hand)
+        let renderer = Renderer(threadCount: 1)
+        let frame = try renderer.render(root)
+        // The shadow of the bottom cap, 40 px to the right of it (below the bounds).
+        #expect(frame.pixel(x: 140, y: 145).red < 0.05)
+        let rasterized = renderer.rasterizationCount
+        for step in 1...3 {
+            Transaction.perform(disableActions: true) {
+                hand.transform = Transform3D(rotationAngle: 0.2 * CGFloat(step), x: 0, y: 0, z: 1)
+            }
+            _ = try renderer.render(root)
+        }
+        #expect(renderer.rasterizationCount == rasterized)
+    }
+
     @Test func storesOfRemovedLayersAreReleased() throws {
         let root = rootLayer(100, 100)
         let box = solidLayer(CGRect(x: 10, y: 10, width: 50, height: 50), .red, in: root)
