@@ -72,32 +72,24 @@ extension Bitmap {
         guard let projected = CGRect(boundingPoints: polygon) else { return }
         guard let area = compositeArea(op, sourceExtent: PixelRect(covering: projected), clip: clip, opacity: opacity)
         else { return }
+        if transform.kind == .projective {
+            compositeProjective(source, op, inverse: inverse, filter: filter, area: area, opacity: opacity)
+            return
+        }
         // Only now that the source is known to overlap the bitmap: far-away placements are
         // nothing to draw, not an error.
         var pixmanTransform = pixman_transform()
-        guard Self.pixmanTransform(inverse, kind: transform.kind, into: &pixmanTransform) else {
+        guard Self.pixmanTransform(inverse, into: &pixmanTransform) else {
             throw .transformOutOfRange(transform)
         }
-
         let sourceImage = source.makeSourceImage()
         defer { pixman_image_unref(sourceImage) }
         _ = pixman_image_set_transform(sourceImage, &pixmanTransform)
         _ = pixman_image_set_filter(sourceImage, filter.pixmanFilter, nil, 0)
-
-        // A plane that crosses the eye has a part behind it whose image, divided by a negative w,
-        // lands mirrored on screen; pixman cannot tell, so that side of the vanishing line is
-        // masked away. Otherwise the opacity alone is the mask.
-        let crossesEye = [CGPoint(x: sourceRect.minX, y: sourceRect.minY), CGPoint(x: sourceRect.maxX, y: sourceRect.minY),
-                          CGPoint(x: sourceRect.maxX, y: sourceRect.maxY), CGPoint(x: sourceRect.minX, y: sourceRect.maxY)]
-            .contains { transform.homogeneous($0).w <= Homography.defaultEpsilon }
-        let maskOrigin = area.extents
-        let mask = crossesEye ? Self.frontHalfPlaneMask(inverse, over: maskOrigin, opacity: opacity)
-                              : Self.opacityMask(opacity)
+        let mask = Self.opacityMask(opacity)
         defer { if let mask { pixman_image_unref(mask) } }
         for r in area.rects {
-            pixman_image_composite32(op.pixmanOperator, sourceImage, mask, image,
-                                     Int32(r.x), Int32(r.y),
-                                     crossesEye ? Int32(r.x - maskOrigin.x) : 0, crossesEye ? Int32(r.y - maskOrigin.y) : 0,
+            pixman_image_composite32(op.pixmanOperator, sourceImage, mask, image, Int32(r.x), Int32(r.y), 0, 0,
                                      Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
         }
     }
@@ -121,68 +113,18 @@ extension Bitmap {
         return pixman_image_create_solid_fill(&color)
     }
 
-    /// An a8 mask over `rect` (in destination pixels) that is `opacity` where the inverse
-    /// homography gives w > 0, the side of the vanishing line that is in front of the eye.
-    private static func frontHalfPlaneMask(_ inverse: Homography, over rect: PixelRect, opacity: Double) -> OpaquePointer? {
-        guard let mask = pixman_image_create_bits(PIXMAN_a8, Int32(rect.width), Int32(rect.height), nil, 0) else {
-            return nil
-        }
-        // (X, Y, 1) · inverse has w = 1 / W, W being the source point's w: positive in front.
-        let corners = [CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
-                       CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY)]
-        let side = { (p: CGPoint) in p.x * inverse.m13 + p.y * inverse.m23 + inverse.m33 }
-        var front: [CGPoint] = []
-        for (i, p) in corners.enumerated() {
-            let q = corners[(i + 1) % corners.count]
-            let sp = side(p), sq = side(q)
-            if sp > 0 { front.append(p) }
-            if (sp > 0) != (sq > 0) {
-                let t = sp / (sp - sq)
-                front.append(CGPoint(x: p.x + t * (q.x - p.x), y: p.y + t * (q.y - p.y)))
-            }
-        }
-        if front.count >= 3 {
-            func fixed(_ p: CGPoint) -> pixman_point_fixed_t {
-                pixman_point_fixed_t(x: pixman_fixed_t((p.x - CGFloat(rect.x)) * 65536),
-                                     y: pixman_fixed_t((p.y - CGFloat(rect.y)) * 65536))
-            }
-            var triangles = (1..<front.count - 1).map {
-                pixman_triangle_t(p1: fixed(front[0]), p2: fixed(front[$0]), p3: fixed(front[$0 + 1]))
-            }
-            pixman_add_triangles(mask, 0, 0, Int32(triangles.count), &triangles)
-        }
-        if let opacityMask = opacityMask(opacity) {
-            pixman_image_composite32(PIXMAN_OP_IN, opacityMask, nil, mask, 0, 0, 0, 0, 0, 0,
-                                     Int32(rect.width), Int32(rect.height))
-            pixman_image_unref(opacityMask)
-        }
-        return mask
-    }
-
-    /// Fills pixman's fixed-point source transform, which maps destination to source in the
-    /// column-vector convention: the transpose of our row-vector inverse.
-    private static func pixmanTransform(_ inverse: Homography, kind: TransformKind,
-                                        into result: inout pixman_transform) -> Bool {
-        var m = inverse
-        if kind == .affine {
-            // pixman's affine fast paths need a last row of exactly (0, 0, 1).
-            m.m13 = 0; m.m23 = 0
-            let w = m.m33
-            m = Homography(m11: m.m11 / w, m12: m.m12 / w, m13: 0, m21: m.m21 / w, m22: m.m22 / w, m23: 0,
-                           m31: m.m31 / w, m32: m.m32 / w, m33: 1)
-        } else {
-            // The matrix is homogeneous: scale it so its largest entry is 2¹⁴, which gives the
-            // small perspective terms the most of the 16 fraction bits while keeping pixman's
-            // 64-bit products clear of overflow.
-            let largest = [m.m11, m.m12, m.m13, m.m21, m.m22, m.m23, m.m31, m.m32, m.m33].map(abs).max() ?? 1
-            let k = 16384 / largest
-            m = Homography(m11: m.m11 * k, m12: m.m12 * k, m13: m.m13 * k, m21: m.m21 * k, m22: m.m22 * k,
-                           m23: m.m23 * k, m31: m.m31 * k, m32: m.m32 * k, m33: m.m33 * k)
-        }
+    /// Fills pixman's fixed-point source transform for an affine map, which maps destination
+    /// to source in the column-vector convention: the transpose of our row-vector inverse, with
+    /// a last row of exactly (0, 0, 1) for pixman's affine fast paths. (Perspective maps are
+    /// sampled by `compositeProjective` instead.)
+    static func pixmanTransform(_ inverse: Homography, into result: inout pixman_transform) -> Bool {
+        let w = inverse.m33
+        let m = Homography(m11: inverse.m11 / w, m12: inverse.m12 / w, m13: 0, m21: inverse.m21 / w, m22: inverse.m22 / w,
+                           m23: 0, m31: inverse.m31 / w, m32: inverse.m32 / w, m33: 1)
         var f = pixman_f_transform()
         f.m = ((Double(m.m11), Double(m.m21), Double(m.m31)),
                (Double(m.m12), Double(m.m22), Double(m.m32)),
-               (Double(m.m13), Double(m.m23), Double(m.m33)))
+               (0, 0, 1))
         return pixman_transform_from_pixman_f_transform(&result, &f) != 0
     }
 

@@ -132,6 +132,36 @@ import Testing
         #expect(bottom > top + 15)   // 100·500/457 − 100·500/543 ≈ 17.3
     }
 
+    /// Every pixel clear of the quad's edges is drawn exactly when it lies inside: pixman's 16.16
+    /// fixed point must hold the mapped coordinates of every pixel of a large target (it gives
+    /// up on a pixel whose products leave ±32768 and repeats stale scanline data instead).
+    @Test func perspectiveCompositeIsExactAcrossALargeTarget() throws {
+        let plane = try Bitmap(width: 180, height: 200, color: .white)
+        for (angle, axis, distance) in [(0.9, (0.0, 1.0), 300.0), (-0.9, (1.0, 0.0), 300.0), (1.2, (0.0, 1.0), 900.0),
+                                        (0.5, (1.0, 1.0), 150.0)] {
+            let dst = try Bitmap(width: 900, height: 600)
+            let h = Homography(Transform3D(translationX: -90, y: -100)
+                .concatenating(Transform3D(rotationAngle: angle, x: axis.0, y: axis.1, z: 0))
+                .concatenating(Transform3D(perspectiveDistance: distance))
+                .concatenating(Transform3D(translationX: 600, y: 380)))
+            try #require(h.kind == .projective)
+            try dst.composite(plane, transform: h)
+            let inverse = try #require(h.inverted())
+            var wrong = 0
+            for y in 0..<600 {
+                for x in 0..<900 {
+                    guard let s = inverse.apply(to: CGPoint(x: CGFloat(x) + 0.5, y: CGFloat(y) + 0.5)) else { continue }
+                    let margin: CGFloat = 2
+                    let inside = s.x > margin && s.x < 180 - margin && s.y > margin && s.y < 200 - margin
+                    let outside = s.x < -margin || s.x > 180 + margin || s.y < -margin || s.y > 200 + margin
+                    let alpha = dst.premultipliedPixel(x: x, y: y) >> 24
+                    if inside && alpha != 255 || outside && alpha != 0 { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "\(wrong) pixels wrong turning \(angle) about \(axis) from \(distance)")
+        }
+    }
+
     @Test func planeCrossingTheEyeDrawsOnlyItsFrontPart() throws {
         // Tilted 80° seen from 60 points: the half of the plane behind the eye would land
         // mirrored above the visible part if it were drawn.
