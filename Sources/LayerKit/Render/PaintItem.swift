@@ -24,6 +24,10 @@ struct PaintItem {
     let clip: PixelRect?
     /// Target pixels this item may change: its projected quad, cut to the clip and the target.
     let extent: PixelRect
+    /// The same pixels more tightly: bands of rows, each only as wide as the quad within them
+    /// (just `extent` for rectilinear maps). Damage and painting follow the footprint, so a
+    /// turned layer costs its own area, not its bounding box's.
+    let footprint: [PixelRect]
     /// Equal signatures (at equal keys and extents) paint equal pixels.
     let signature: Int
 }
@@ -35,10 +39,17 @@ extension PaintItem {
           filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect, index: Int) {
         guard opacity > 0, transform.kind != .degenerate else { return nil }
         let reach = source.bounds.cgRect.insetBy(dx: -1, dy: -1)
-        guard let projected = transform.projectedBounds(of: reach) else { return nil }
+        let polygon = transform.projectedPolygon(of: reach)
+        guard let projected = CGRect(boundingPoints: polygon) else { return nil }
         var extent = PixelRect(covering: projected).intersection(targetArea)
         if let clip { extent = extent.intersection(clip) }
         guard !extent.isEmpty else { return nil }
+        // Quarter turns leave rounding residue (cos π/2 ≈ 6e-17) where an exact zero is meant.
+        let residue = 1e-12 * (abs(transform.m11) + abs(transform.m12) + abs(transform.m21) + abs(transform.m22))
+        let rectilinear = transform.kind != .projective && (abs(transform.m12) <= residue && abs(transform.m21) <= residue
+                                                            || abs(transform.m11) <= residue && abs(transform.m22) <= residue)
+        let footprint = rectilinear ? [extent] : Self.bands(covering: polygon, within: extent)
+        guard !footprint.isEmpty else { return nil }
         var hasher = Hasher()
         hasher.combine(key)
         hasher.combine(sourceIdentity)
@@ -49,6 +60,49 @@ extension PaintItem {
         hasher.combine(extent)
         hasher.combine(index)
         self.init(key: key, source: source, transform: transform, opacity: opacity, filter: filter,
-                  clip: clip, extent: extent, signature: hasher.finalize())
+                  clip: clip, extent: extent, footprint: footprint, signature: hasher.finalize())
+    }
+
+    /// Rows per band of a footprint: tighter bands follow a slanted edge more closely, but each
+    /// is a composite call of its own.
+    static let bandHeight = 8
+
+    /// Bands of `bandHeight` rows of `extent`, each holding every pixel whose centre the convex
+    /// `polygon` covers in those rows (exactly: the polygon's x-range over the band's rows).
+    static func bands(covering polygon: [CGPoint], within extent: PixelRect) -> [PixelRect] {
+        guard polygon.count >= 3 else { return [] }
+        var bands: [PixelRect] = []
+        var y0 = extent.minY
+        while y0 < extent.maxY {
+            let y1 = min(y0 + bandHeight, extent.maxY)
+            let top = CGFloat(y0), bottom = CGFloat(y1)
+            var low = CGFloat.infinity, high = -CGFloat.infinity
+            for (index, p) in polygon.enumerated() {
+                let q = polygon[(index + 1) % polygon.count]
+                let (a, b) = p.y <= q.y ? (p, q) : (q, p)
+                guard b.y >= top, a.y <= bottom else { continue }
+                let dy = b.y - a.y
+                if dy <= 0 {
+                    low = min(low, a.x, b.x)
+                    high = max(high, a.x, b.x)
+                    continue
+                }
+                // The part of edge ab within the band's rows.
+                for y in [max(a.y, top), min(b.y, bottom)] {
+                    let x = a.x + (b.x - a.x) * (y - a.y) / dy
+                    low = min(low, x)
+                    high = max(high, x)
+                }
+            }
+            if low <= high {
+                // Pixels whose centres (x + ½) lie in low...high.
+                // (Clamped to the extent before converting: far perspective corners are huge.)
+                let x0 = Int(min(max((low - 0.5).rounded(.down), CGFloat(extent.minX)), CGFloat(extent.maxX)))
+                let x1 = Int(min(max((high - 0.5).rounded(.up) + 1, CGFloat(extent.minX)), CGFloat(extent.maxX)))
+                if x1 > x0 { bands.append(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)) }
+            }
+            y0 = y1
+        }
+        return bands
     }
 }

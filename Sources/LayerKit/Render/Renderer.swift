@@ -20,7 +20,7 @@ public final class Renderer {
     private struct PreviousFrame {
         let target: UInt64
         let width: Int, height: Int
-        let items: [PaintItem.Key: (signature: Int, extent: PixelRect)]
+        let items: [PaintItem.Key: (signature: Int, extent: PixelRect, footprint: [PixelRect])]
     }
 
     /// Creates a renderer.
@@ -102,7 +102,7 @@ public final class Renderer {
         cache.endFrame()
         return items.map {
             Composite(source: $0.source, transform: $0.transform, opacity: $0.opacity, filter: $0.filter,
-                      clip: $0.clip, extent: $0.extent)
+                      clip: $0.clip, extent: $0.extent, footprint: $0.footprint)
         }
     }
 
@@ -122,6 +122,9 @@ public final class Renderer {
         public let clip: PixelRect?
         /// Target pixels the composite may change: the projected source cut to the clip and target.
         public let extent: PixelRect
+        /// The same pixels more tightly, as bands of rows each as wide as the projected source
+        /// within them: what the renderer composites over (`[extent]` for rectilinear maps).
+        public let footprint: [PixelRect]
     }
 
     /// Backing-store rasterizations since the renderer was made (for tests and profiling).
@@ -152,20 +155,20 @@ public final class Renderer {
             seen.insert(item.key)
             if let old = previous.items[item.key] {
                 if old.signature != item.signature || old.extent != item.extent {
-                    rects.append(old.extent)
-                    rects.append(item.extent)
+                    rects.append(contentsOf: old.footprint)
+                    rects.append(contentsOf: item.footprint)
                 }
             } else {
-                rects.append(item.extent)
+                rects.append(contentsOf: item.footprint)
             }
         }
-        for (key, old) in previous.items where !seen.contains(key) { rects.append(old.extent) }
+        for (key, old) in previous.items where !seen.contains(key) { rects.append(contentsOf: old.footprint) }
         return Region(rects).intersection(Region(bitmap.bounds))
     }
 
     private func remember(_ items: [PaintItem], target: Bitmap) {
-        var map: [PaintItem.Key: (signature: Int, extent: PixelRect)] = [:]
-        for item in items { map[item.key] = (item.signature, item.extent) }
+        var map: [PaintItem.Key: (signature: Int, extent: PixelRect, footprint: [PixelRect])] = [:]
+        for item in items { map[item.key] = (item.signature, item.extent, item.footprint) }
         previous = PreviousFrame(target: target.serial, width: target.width, height: target.height, items: map)
     }
 

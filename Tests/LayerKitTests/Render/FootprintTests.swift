@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import LayerKit
+
+@Suite struct FootprintTests {
+    /// Every pixel a composite changes lies in its item's footprint, under rotation, scale,
+    /// shear and perspective; and a turned item's footprint is well inside its bounding box.
+    @Test func footprintHoldsEveryPixelACompositeChanges() throws {
+        let source = try Bitmap(width: 60, height: 40, color: .white)
+        let target = PixelRect(x: 0, y: 0, width: 200, height: 200)
+        var transforms: [Homography] = []
+        for angle in stride(from: 0.05, to: 6.3, by: 0.37) {
+            for scale in [0.3, 1.0, 2.7] {
+                let rotate = CGAffineTransform(rotationAngle: angle).scaledBy(x: scale, y: scale)
+                transforms.append(Homography(CGAffineTransform(translationX: -30, y: -20).concatenating(rotate)
+                    .concatenating(CGAffineTransform(translationX: 100.3, y: 95.7))))
+            }
+        }
+        var perspective = Transform3D(rotationAngle: 0.9, x: 0, y: 1, z: 0)
+        perspective.m34 = -1.0 / 150
+        transforms.append(Homography(Transform3D(translationX: -30, y: -20, z: 0).concatenating(perspective)
+            .concatenating(Transform3D(translationX: 100, y: 100, z: 0))))
+        transforms.append(Homography(CGAffineTransform(a: 1, b: 0.6, c: -0.8, d: 1, tx: 90, ty: 40)))
+
+        for transform in transforms {
+            guard let item = PaintItem(key: .init(layer: LayerID.next(), part: .content), source: source, sourceIdentity: 0,
+                                       transform: transform, opacity: 1, filter: .bilinear, clip: nil,
+                                       targetArea: target, index: 0) else { continue }
+            let frame = try Bitmap(width: 200, height: 200)
+            try frame.composite(source, transform: transform, filter: .bilinear)
+            let footprint = Region(item.footprint)
+            var outside = 0
+            for y in 0..<200 {
+                for x in 0..<200 where frame.premultipliedPixel(x: x, y: y) != 0 && !footprint.contains(x: x, y: y) {
+                    outside += 1
+                }
+            }
+            #expect(outside == 0, "\(outside) changed pixels outside the footprint of \(transform)")
+            #expect(footprint.area <= item.extent.area)
+        }
+        // Turned by 45°: the footprint is far smaller than the bounding box.
+        let turned = Homography(CGAffineTransform(translationX: -30, y: -20)
+            .concatenating(CGAffineTransform(rotationAngle: .pi / 4)).concatenating(CGAffineTransform(translationX: 100, y: 100)))
+        let item = try #require(PaintItem(key: .init(layer: LayerID.next(), part: .content), source: source, sourceIdentity: 0,
+                                          transform: turned, opacity: 1, filter: .bilinear, clip: nil,
+                                          targetArea: target, index: 0))
+        #expect(Double(Region(item.footprint).area) < 0.8 * Double(item.extent.area))
+    }
+
+    @Test func rectilinearItemsKeepTheirExtent() throws {
+        let source = try Bitmap(width: 30, height: 30, color: .white)
+        let target = PixelRect(x: 0, y: 0, width: 100, height: 100)
+        for transform in [Homography(translationX: 10, y: 12), Homography(scaleX: 1.5, y: 0.7),
+                          Homography(CGAffineTransform(rotationAngle: .pi / 2).translatedBy(x: 40, y: -60))] {
+            let item = try #require(PaintItem(key: .init(layer: LayerID.next(), part: .content), source: source, sourceIdentity: 0,
+                                              transform: transform, opacity: 1, filter: .bilinear, clip: nil,
+                                              targetArea: target, index: 0))
+            #expect(item.footprint == [item.extent])
+        }
+    }
+}
