@@ -17,10 +17,21 @@ public struct Region: Sendable {
         pixman_region32_init_rect(storage.pointer, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
     }
 
-    /// The union of several rectangles.
+    /// The union of several rectangles (which may overlap).
     public init(_ rects: [PixelRect]) {
         self.init()
-        for rect in rects { formUnion(Region(rect)) }
+        var boxes = rects.map(Self.clamped).filter { !$0.isEmpty }.map(pixman_box32_t.init)
+        guard !boxes.isEmpty else { return }
+        // One pass over all the boxes: pixman sorts them into bands and merges the overlaps,
+        // where a union per rectangle would cost the square of their number.
+        pixman_region32_fini(storage.pointer)
+        if pixman_region32_init_rects(storage.pointer, &boxes, Int32(boxes.count)) == 0 {
+            // Out of memory inside pixman: fall back to one union per rectangle.
+            pixman_region32_init(storage.pointer)
+            for box in boxes {
+                formUnion(Region(PixelRect(x: Int(box.x1), y: Int(box.y1), width: Int(box.x2 - box.x1), height: Int(box.y2 - box.y1))))
+            }
+        }
     }
 
     /// Whether no pixel is in the region.
@@ -90,7 +101,7 @@ public struct Region: Sendable {
     }
 
     /// pixman keeps region coordinates in 32 bits; wider rectangles are cut to fit.
-    private static func clamped(_ rect: PixelRect) -> PixelRect {
+    static func clamped(_ rect: PixelRect) -> PixelRect {
         let limit = Int(Int32.max / 2)
         let x0 = min(max(rect.minX, -limit), limit), y0 = min(max(rect.minY, -limit), limit)
         let x1 = min(max(rect.maxX, -limit), limit), y1 = min(max(rect.maxY, -limit), limit)

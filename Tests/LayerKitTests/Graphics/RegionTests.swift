@@ -13,6 +13,23 @@ import Testing
         #expect(a.contains(x: 9, y: 9) && !a.contains(x: 10, y: 9))
     }
 
+    /// Many overlapping rectangles make the same region as their unions one at a time.
+    @Test func manyOverlappingRectanglesAtOnce() {
+        var state: UInt64 = 12345
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % n
+        }
+        let rects = (0..<500).map { _ in PixelRect(x: next(300) - 20, y: next(200) - 20, width: next(40), height: next(40)) }
+        var oneByOne = Region()
+        for rect in rects { oneByOne.formUnion(Region(rect)) }
+        let atOnce = Region(rects)
+        #expect(atOnce == oneByOne)
+        #expect(atOnce.area == oneByOne.area)
+        #expect(Region([]).isEmpty)
+        #expect(Region([PixelRect(x: 5, y: 5, width: 0, height: 9)]).isEmpty)
+    }
+
     @Test func valueSemantics() {
         var a = Region(PixelRect(x: 0, y: 0, width: 4, height: 4))
         let copy = a
