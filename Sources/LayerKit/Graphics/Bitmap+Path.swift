@@ -25,13 +25,15 @@ extension Bitmap {
     /// Composites a solid color through 8-bit coverage over `area` (rows padded to 4 bytes).
     func composite(coverage: [UInt8], area: PixelRect, color: Color, clip: Region?) {
         let stride = FreeTypeRasterizer.rowBytes(area.width)
-        var padded = coverage
+        guard coverage.count >= stride * area.height else { return }
         var pixmanColor = Self.pixmanColor(premultiplied: color.premultipliedARGB32)
         guard let solid = pixman_image_create_solid_fill(&pixmanColor) else { return }
         defer { pixman_image_unref(solid) }
-        padded.withUnsafeMutableBytes { raw in
-            guard let mask = pixman_image_create_bits(PIXMAN_a8, Int32(area.width), Int32(area.height),
-                                                      raw.baseAddress!.assumingMemoryBound(to: UInt32.self), Int32(stride)) else { return }
+        coverage.withUnsafeBytes { raw in
+            // pixman only reads a mask: the bytes are not written through this pointer.
+            let bits = UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            guard let mask = pixman_image_create_bits(PIXMAN_a8, Int32(area.width), Int32(area.height), bits, Int32(stride))
+            else { return }
             defer { pixman_image_unref(mask) }
             var region = Region(area)
             if let clip { region.formIntersection(clip) }

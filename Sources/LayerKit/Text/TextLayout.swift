@@ -165,7 +165,15 @@ struct TextLayout {
     }
 
     /// Fills every glyph into `bitmap` through `transform` (points → pixels), offset by `origin`.
+    ///
+    /// Under a uniform scale and translation (how text layers and contexts draw) each glyph is
+    /// composited from the glyph cache at its position rounded to 1/8 pixel. Other transforms
+    /// fill the glyphs' outlines, glyphs of one color in one fill.
     func draw(into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform) {
+        if transform.b == 0, transform.c == 0, transform.a == transform.d, transform.a > 0, transform.a.isFinite {
+            drawCached(into: bitmap, at: origin, transform: transform)
+            return
+        }
         // Glyphs of one color go in one fill, so overlapping glyphs (marks) are not drawn twice.
         var byColor: [Color: Path] = [:]
         for glyph in glyphs {
@@ -176,6 +184,24 @@ struct TextLayout {
             byColor[glyph.color, default: Path()].addPath(outline, transform: place)
         }
         for (color, path) in byColor { bitmap.fill(path, with: color, transform: transform) }
+    }
+
+    private func drawCached(into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform) {
+        let phases = CGFloat(GlyphCache.phases)
+        for glyph in glyphs {
+            let x = (origin.x + glyph.origin.x) * transform.a + transform.tx
+            let y = (origin.y + glyph.origin.y) * transform.d + transform.ty
+            guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
+            // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
+            let sx = (x * phases).rounded(), sy = (y * phases).rounded()
+            let px = Int((sx / phases).rounded(.down)), py = Int((sy / phases).rounded(.down))
+            let phaseX = Int(sx) - px * GlyphCache.phases, phaseY = Int(sy) - py * GlyphCache.phases
+            guard let entry = GlyphCache.shared.coverage(font: glyph.font, glyph: glyph.id, scale: glyph.scale * transform.a,
+                                                         phaseX: phaseX, phaseY: phaseY) else { continue }
+            let area = PixelRect(x: px + entry.area.x, y: py + entry.area.y, width: entry.area.width, height: entry.area.height)
+            guard !area.intersection(bitmap.bounds).isEmpty else { continue }
+            bitmap.composite(coverage: entry.coverage, area: area, color: glyph.color, clip: nil)
+        }
     }
 }
 

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import LayerKit
+
+@Suite struct GlyphCacheTests {
+    /// Text drawn from cached glyphs matches the same glyphs filled as outlines, to within the
+    /// 1/8-pixel rounding of their positions, at several fractional origins.
+    @Test func cachedGlyphsMatchFilledOutlines() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let layout = TextLayout(runs: [TextRun("Hamburgefonstiv 0123 ÅÉ")], font: font.familyName, fontSize: 23,
+                                color: .black, width: nil, wrapped: false, truncation: .none, alignment: .left, explicitFont: font)
+        for (dx, dy) in [(0.0, 0.0), (0.3, 0.55), (0.875, 0.125)] {
+            let transform = CGAffineTransform(a: 1.5, b: 0, c: 0, d: 1.5, tx: 3 + dx, ty: 2 + dy)
+            let cached = try Bitmap(width: 480, height: 60)
+            layout.draw(into: cached, at: .zero, transform: transform)
+            var outlines = Path()
+            for glyph in layout.glyphs {
+                outlines.addPath(glyph.font.outline(ofGlyph: glyph.id),
+                                 transform: CGAffineTransform(a: glyph.scale, b: 0, c: 0, d: glyph.scale, tx: glyph.origin.x, ty: glyph.origin.y))
+            }
+            let filled = try Bitmap(width: 480, height: 60)
+            filled.fill(outlines, with: .black, transform: transform)
+            var total = 0, largest = 0, inked = 0
+            for y in 0..<60 {
+                for x in 0..<480 {
+                    let a = Int(cached.premultipliedPixel(x: x, y: y) >> 24), b = Int(filled.premultipliedPixel(x: x, y: y) >> 24)
+                    total += abs(a - b)
+                    largest = max(largest, abs(a - b))
+                    if b > 128 { inked += 1 }
+                }
+            }
+            #expect(inked > 1500)
+            // Edges move by at most 1/16 px: a few levels on each edge pixel, under one on average.
+            #expect(Double(total) / Double(480 * 60) < 1.0, "mean difference at offset (\(dx), \(dy))")
+            #expect(largest <= 48, "largest difference at offset (\(dx), \(dy))")
+        }
+    }
+
+    @Test func aBoundedCacheDropsTheLeastRecentlyUsedGlyphs() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let cache = GlyphCache(capacity: 20_000)
+        let glyphs = font.shape("abcdefghijklmnopqrstuvwxyz").map(\.id)
+        for glyph in glyphs { _ = cache.coverage(font: font, glyph: glyph, scale: 0.05, phaseX: 0, phaseY: 0) }
+        #expect(cache.count < glyphs.count)
+        let again = try #require(cache.coverage(font: font, glyph: glyphs[0], scale: 0.05, phaseX: 0, phaseY: 0))
+        #expect(again.coverage.contains { $0 > 200 })
+        #expect(cache.coverage(font: font, glyph: font.shape(" ")[0].id, scale: 0.05, phaseX: 0, phaseY: 0) == nil)
+    }
+}
