@@ -86,7 +86,26 @@ struct ShapeDescription: Sendable, Equatable {
     var extent: CGRect {
         let box = path.boundingBox
         guard strokeColor != nil else { return box }
-        let reach = stroke.lineWidth / 2 * max(stroke.lineJoin == .miter ? stroke.miterLimit : 1, stroke.lineCap == .square ? 1.5 : 1)
+        let miters = stroke.lineJoin == .miter && Self.hasJoins(path) ? stroke.miterLimit : 1
+        let reach = stroke.lineWidth / 2 * max(miters, stroke.lineCap == .square ? 1.5 : 1)
         return box.insetBy(dx: -reach, dy: -reach)
+    }
+
+    /// Whether any two segments meet (a subpath of two or more segments, or a closed one):
+    /// only there can a miter reach past half the line width. A clock hand's single line has
+    /// none, and its store need not be ten line widths wide.
+    static func hasJoins(_ path: Path) -> Bool {
+        var segments = 0
+        for element in path.elements {
+            switch element {
+            case .move: segments = 0
+            case .line, .quadCurve, .curve:
+                segments += 1
+                if segments >= 2 { return true }
+            case .closeSubpath:
+                if segments >= 1 { return true }
+            }
+        }
+        return false
     }
 }

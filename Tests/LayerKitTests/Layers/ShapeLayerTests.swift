@@ -72,4 +72,23 @@ import Testing
         let mid = (shape.presentation(at: 0.5) as? ShapeLayer)?.path
         #expect(mid?.boundingBox == CGRect(x: 0, y: 0, width: 20, height: 10))
     }
+
+    /// Miters reach past half the line width only where segments meet: a single line's store
+    /// is not ten line widths wide, and a corner's miter is still inside its extent.
+    @Test func extentReachesForMitersOnlyWhereSegmentsMeet() {
+        func description(_ points: [CGPoint], closed: Bool = false) -> ShapeDescription {
+            var path = Path()
+            path.addLines(between: points)
+            if closed { path.closeSubpath() }
+            return ShapeDescription(path: path, fillColor: nil, fillRule: .nonZero, strokeColor: .black,
+                                    stroke: StrokeStyle(lineWidth: 30, lineCap: .round, lineJoin: .miter, miterLimit: 10),
+                                    strokeStart: 0, strokeEnd: 1)
+        }
+        let line = description([CGPoint(x: 15, y: 300), CGPoint(x: 15, y: 15)])
+        #expect(line.extent == CGRect(x: 0, y: 0, width: 30, height: 315))
+        let corner = description([CGPoint(x: 0, y: 0), CGPoint(x: 100, y: 10), CGPoint(x: 0, y: 20)])
+        #expect(corner.extent.width >= 100 + 150)
+        let triangle = description([CGPoint(x: 0, y: 0), CGPoint(x: 100, y: 0)], closed: true)
+        #expect(triangle.extent.height >= 300)
+    }
 }
