@@ -11,6 +11,7 @@ let package = Package(
     name: "LayerKitBenchmarks",
     dependencies: [
         .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         .systemLibrary(
@@ -18,10 +19,39 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
         ),
+        // glibc's mallinfo2, for the memory soak.
+        .systemLibrary(name: "CMallocInfo"),
+        // The scenes, and the four ways of drawing them: LayerKit, cairo, raw pixman, memcpy.
+        // (Raw pixman is LayerKit's own CPixman module: a second module map of pixman.h beside
+        // it would split pixman's declarations between two modules.)
+        .target(
+            name: "CompositorBench",
+            dependencies: [
+                .product(name: "LayerKit", package: layerKitPackage),
+                .product(name: "ExampleScenes", package: layerKitPackage),
+                "CCairoOracle", "CMallocInfo",
+            ]
+        ),
+        // Frames per second side by side in one run, with scaling tables, as markdown and JSON.
+        .executableTarget(
+            name: "CompositorComparison",
+            dependencies: ["CompositorBench", .product(name: "LayerKit", package: layerKitPackage)]
+        ),
+        // The standard harness (package-benchmark): wall time, throughput, mallocs, peak memory.
+        .executableTarget(
+            name: "Compositor",
+            dependencies: [
+                "CompositorBench",
+                .product(name: "LayerKit", package: layerKitPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Compositor",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Quality and speed of LayerKit's path rasterizer beside cairo's, on the same paths.
         .executableTarget(
             name: "PathComparison",
-            dependencies: [.product(name: "LayerKit", package: layerKitPackage), "CCairoOracle"]
+            dependencies: [.product(name: "LayerKit", package: layerKitPackage), "CCairoOracle", "CompositorBench"]
         ),
         // Timing-function evaluation speed beside a plain bisection solver.
         .executableTarget(

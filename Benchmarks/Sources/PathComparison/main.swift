@@ -2,6 +2,7 @@
 // and prints a markdown table of their agreement and their speed.
 // Usage: swift run -c release --package-path Benchmarks PathComparison [iterations]
 import CCairoOracle
+import CompositorBench
 import Foundation
 import LayerKit
 
@@ -79,18 +80,7 @@ func cairo(_ c: Case, context cr: OpaquePointer, surface: OpaquePointer) {
     cairo_paint(cr)
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
     cairo_new_path(cr)
-    for element in c.path.elements {
-        switch element {
-        case let .move(p): cairo_move_to(cr, p.x, p.y)
-        case let .line(p): cairo_line_to(cr, p.x, p.y)
-        case let .curve(p, c1, c2): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-        case let .quadCurve(p, q):
-            var x0 = 0.0, y0 = 0.0
-            cairo_get_current_point(cr, &x0, &y0)
-            cairo_curve_to(cr, x0 + 2 / 3 * (q.x - x0), y0 + 2 / 3 * (q.y - y0), p.x + 2 / 3 * (q.x - p.x), p.y + 2 / 3 * (q.y - p.y), p.x, p.y)
-        case .closeSubpath: cairo_close_path(cr)
-        }
-    }
+    appendCairoPath(cr, c.path)
     cairo_set_source_rgba(cr, 0, 0, 0, 1)
     if let s = c.stroke {
         cairo_set_line_width(cr, s.lineWidth)

@@ -1,0 +1,374 @@
+import CCairoOracle
+import CPixman
+import Foundation
+import LayerKit
+
+/// Something that draws a scene's frames into its own frame buffer.
+public protocol Drawer: AnyObject {
+    /// Draws frame `i` (frames cycle through the scene's distinct frames).
+    func draw(frame i: Int)
+    /// The last frame drawn, as premultiplied ARGB32 rows of `width` pixels (nil when the drawer
+    /// makes no picture, as the memcpy floor does not).
+    func pixels() -> [UInt32]?
+}
+
+/// Why a drawer cannot draw a scene.
+public struct Unsupported: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+// MARK: - LayerKit
+
+/// The library itself: the layer tree rendered by a `Renderer` into one reused bitmap.
+public final class LayerKitDrawer: Drawer {
+    public let scene: Scene
+    public let mode: Scene.Mode
+    public let renderer: Renderer
+    public let target: Bitmap
+
+    /// - Parameter mode: how frames are drawn; the scene's own mode by default.
+    public init(_ scene: Scene, threads: Int, mode: Scene.Mode? = nil) throws {
+        self.scene = scene
+        self.mode = mode ?? scene.mode
+        renderer = Renderer(threadCount: threads)
+        target = try Bitmap(width: scene.width, height: scene.height)
+    }
+
+    public func draw(frame i: Int) {
+        scene.prepare?(i)
+        if mode == .fullFrame { renderer.invalidate() }
+        renderer.render(scene.root, at: scene.time(ofFrame: i), into: target)
+    }
+
+    public func pixels() -> [UInt32]? { target.withUnsafePixels { Array($0) } }
+}
+
+// MARK: - The composites of a frame, for the baselines
+
+/// One composite of a frame, with its source pixels copied out of LayerKit.
+struct CopiedComposite {
+    let source: Int  // index into the frame's sources
+    let transform: Homography
+    let kind: TransformKind
+    let opacity: Double
+    let filter: ImageFilter
+    let extent: PixelRect
+    let footprint: [PixelRect]
+    let clip: PixelRect?
+}
+
+/// Each distinct frame of a scene as a list of composites over copies of their source pixels:
+/// the same composites LayerKit issues, listed once, outside any timing.
+struct FrameComposites {
+    struct Source { let width: Int, height: Int; let pixels: [UInt32] }
+    let sources: [Source]
+    let composites: [CopiedComposite]
+
+    static func list(_ scene: Scene) -> [FrameComposites] {
+        let renderer = Renderer(threadCount: 1)
+        return (0..<scene.cycle).map { k in
+            scene.prepare?(k)
+            var index: [ObjectIdentifier: Int] = [:]
+            var sources: [Source] = []
+            let composites = renderer.composites(for: scene.root, at: scene.time(ofFrame: k),
+                                                 width: scene.width, height: scene.height).map { c in
+                let id = ObjectIdentifier(c.source)
+                let source = index[id] ?? {
+                    // Copied now: a backing store is redrawn in place when its content changes.
+                    sources.append(Source(width: c.source.width, height: c.source.height,
+                                          pixels: c.source.withUnsafePixels { Array($0) }))
+                    index[id] = sources.count - 1
+                    return sources.count - 1
+                }()
+                return CopiedComposite(source: source, transform: c.transform, kind: c.transform.kind,
+                                       opacity: c.opacity, filter: c.filter, extent: c.extent,
+                                       footprint: c.footprint, clip: c.clip)
+            }
+            return FrameComposites(sources: sources, composites: composites)
+        }
+    }
+}
+
+// MARK: - Raw pixman
+
+/// The same composites issued straight to pixman, with no framework: no tree, no snapshot, no
+/// damage, no cache, transforms converted beforehand. The floor for what LayerKit adds.
+public final class PixmanFloor: Drawer {
+    private struct Op {
+        let source: OpaquePointer
+        var transform: pixman_transform?
+        let filter: pixman_filter_t
+        let mask: OpaquePointer?
+        /// Source pixel under the destination origin (whole-pixel offsets only).
+        let offset: (x: Int, y: Int)
+        /// The footprint's bounding box, and the footprint as a pixman region when it is more
+        /// than that box (set as the target's clip for the one call, as LayerKit does).
+        let box: PixelRect
+        let region: UnsafeMutablePointer<pixman_region32_t>?
+    }
+
+    private let width: Int, height: Int
+    private let buffer: UnsafeMutablePointer<UInt32>
+    private let target: OpaquePointer
+    private var images: [OpaquePointer] = []
+    private var frames: [[Op]] = []
+    private var sourceStorage: [UnsafeMutablePointer<UInt32>] = []
+
+    public init(_ scene: Scene) throws {
+        width = scene.width
+        height = scene.height
+        buffer = .allocate(capacity: width * height)
+        buffer.initialize(repeating: 0, count: width * height)
+        target = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), buffer, Int32(width * 4))!
+        var masks: [UInt32: OpaquePointer] = [:]
+        for frame in FrameComposites.list(scene) {
+            let sources = frame.sources.map { source in
+                let storage = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, source.pixels.count))
+                storage.initialize(from: source.pixels, count: source.pixels.count)
+                sourceStorage.append(storage)
+                let image = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(source.width), Int32(source.height),
+                                                     storage, Int32(source.width * 4))!
+                images.append(image)
+                return image
+            }
+            frames.append(try frame.composites.map { c in
+                let alpha = UInt32((min(max(c.opacity, 0), 1) * 255).rounded())
+                var mask: OpaquePointer?
+                if alpha < 255 {
+                    mask = masks[alpha] ?? {
+                        var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(alpha * 257))
+                        let solid = pixman_image_create_solid_fill(&color)!
+                        masks[alpha] = solid
+                        return solid
+                    }()
+                }
+                switch c.kind {
+                case .degenerate:
+                    throw Unsupported("a degenerate composite")
+                case let .integerTranslation(x, y):
+                    let (box, region) = makeRegion(c.footprint)
+                    return Op(source: sources[c.source], transform: nil, filter: PIXMAN_FILTER_NEAREST, mask: mask,
+                              offset: (-x, -y), box: box, region: region)
+                case .affine, .projective:
+                    let t = c.transform
+                    let w = FrameComposites.sourceCorners(c, frame).map { $0.x * t.m13 + $0.y * t.m23 + t.m33 }
+                    guard w.allSatisfy({ $0 > Homography.defaultEpsilon }) else {
+                        throw Unsupported("a composite whose plane crosses the eye (the floor has no front-half mask)")
+                    }
+                    guard let transform = pixmanTransform(c.transform, kind: c.kind, over: c.extent) else {
+                        throw Unsupported("a transform out of pixman's fixed-point range")
+                    }
+                    let (box, region) = makeRegion(c.footprint)
+                    return Op(source: sources[c.source], transform: transform,
+                              filter: c.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR,
+                              mask: mask, offset: (0, 0), box: box, region: region)
+                }
+            })
+        }
+        images.append(contentsOf: masks.values)
+    }
+
+    private var regions: [UnsafeMutablePointer<pixman_region32_t>] = []
+
+    /// The footprint's bounding box, and a region for it when it has more than one band.
+    private func makeRegion(_ footprint: [PixelRect]) -> (PixelRect, UnsafeMutablePointer<pixman_region32_t>?) {
+        let x0 = footprint.map(\.minX).min() ?? 0, y0 = footprint.map(\.minY).min() ?? 0
+        let x1 = footprint.map(\.maxX).max() ?? 0, y1 = footprint.map(\.maxY).max() ?? 0
+        let box = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        guard footprint.count > 1 else { return (box, nil) }
+        var boxes = footprint.map { pixman_box32_t(x1: Int32($0.minX), y1: Int32($0.minY), x2: Int32($0.maxX), y2: Int32($0.maxY)) }
+        let region = UnsafeMutablePointer<pixman_region32_t>.allocate(capacity: 1)
+        pixman_region32_init_rects(region, &boxes, Int32(boxes.count))
+        regions.append(region)
+        return (box, region)
+    }
+
+    deinit {
+        for region in regions { pixman_region32_fini(region); region.deallocate() }
+        for image in images { pixman_image_unref(image) }
+        pixman_image_unref(target)
+        buffer.deallocate()
+        for storage in sourceStorage { storage.deallocate() }
+    }
+
+    public func draw(frame i: Int) {
+        var clear = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0)
+        var box = pixman_box32_t(x1: 0, y1: 0, x2: Int32(width), y2: Int32(height))
+        _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &clear, 1, &box)
+        for op in frames[i % frames.count] {
+            if var transform = op.transform {
+                _ = pixman_image_set_transform(op.source, &transform)
+                _ = pixman_image_set_filter(op.source, op.filter, nil, 0)
+            } else {
+                _ = pixman_image_set_transform(op.source, nil)
+                _ = pixman_image_set_filter(op.source, PIXMAN_FILTER_NEAREST, nil, 0)
+            }
+            let r = op.box
+            if let region = op.region { _ = pixman_image_set_clip_region32(target, region) }
+            pixman_image_composite32(PIXMAN_OP_OVER, op.source, op.mask, target,
+                                     Int32(r.x + op.offset.x), Int32(r.y + op.offset.y), 0, 0,
+                                     Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
+            if op.region != nil { _ = pixman_image_set_clip_region32(target, nil) }
+        }
+    }
+
+    public func pixels() -> [UInt32]? { Array(UnsafeBufferPointer(start: buffer, count: width * height)) }
+
+    /// pixman's destination → source fixed-point matrix (column vectors): the transpose of the
+    /// row-vector inverse, normalized as LayerKit does for affine maps so that the floor samples
+    /// the same pixels. Perspective maps go through pixman's own projective fetcher, scaled so
+    /// its 16.16 products over `area` stay in range. (LayerKit samples those itself: pixman's
+    /// fetcher garbles pixels that map left of or above the source, so the floor's perspective
+    /// pixels differ at the edges; its cost is still pixman's.)
+    private func pixmanTransform(_ transform: Homography, kind: TransformKind, over area: PixelRect) -> pixman_transform? {
+        guard var m = transform.inverted() else { return nil }
+        if kind == .affine {
+            let w = m.m33
+            m = Homography(m11: m.m11 / w, m12: m.m12 / w, m13: 0, m21: m.m21 / w, m22: m.m22 / w, m23: 0,
+                           m31: m.m31 / w, m32: m.m32 / w, m33: 1)
+        } else {
+            var largest = [m.m11, m.m12, m.m13, m.m21, m.m22, m.m23, m.m31, m.m32, m.m33].map(abs).max() ?? 1
+            for x in [CGFloat(area.minX), CGFloat(area.maxX)] {
+                for y in [CGFloat(area.minY), CGFloat(area.maxY)] {
+                    largest = max(largest, abs(x * m.m11 + y * m.m21 + m.m31), abs(x * m.m12 + y * m.m22 + m.m32),
+                                  abs(x * m.m13 + y * m.m23 + m.m33))
+                }
+            }
+            let k = 16384 / largest
+            m = Homography(m11: m.m11 * k, m12: m.m12 * k, m13: m.m13 * k, m21: m.m21 * k, m22: m.m22 * k,
+                           m23: m.m23 * k, m31: m.m31 * k, m32: m.m32 * k, m33: m.m33 * k)
+        }
+        var f = pixman_f_transform()
+        f.m = ((Double(m.m11), Double(m.m21), Double(m.m31)),
+               (Double(m.m12), Double(m.m22), Double(m.m32)),
+               (Double(m.m13), Double(m.m23), Double(m.m33)))
+        var result = pixman_transform()
+        return pixman_transform_from_pixman_f_transform(&result, &f) != 0 ? result : nil
+    }
+}
+
+extension FrameComposites {
+    static func sourceCorners(_ c: CopiedComposite, _ frame: FrameComposites) -> [CGPoint] {
+        let s = frame.sources[c.source]
+        return [CGPoint(x: 0, y: 0), CGPoint(x: s.width, y: 0), CGPoint(x: s.width, y: s.height), CGPoint(x: 0, y: s.height)]
+    }
+}
+
+// MARK: - cairo
+
+/// cairo's image back end drawing the same scene every frame: from the scene's own paths and
+/// strings where the scene has them (content that changes every frame), otherwise from the same
+/// bitmaps, transforms, opacities and clips LayerKit composites. cairo has no projective
+/// transforms, so perspective scenes are unsupported.
+public final class CairoDrawer: Drawer {
+    private struct Op {
+        let source: OpaquePointer  // cairo_surface_t
+        var matrix: cairo_matrix_t
+        let filter: cairo_filter_t
+        let opacity: Double
+        let clip: PixelRect?
+    }
+
+    private let scene: Scene
+    private let surface: OpaquePointer
+    private let cr: OpaquePointer
+    private var sources: [OpaquePointer] = []
+    private var frames: [[Op]] = []
+
+    public init(_ scene: Scene) throws {
+        self.scene = scene
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(scene.width), Int32(scene.height))
+        cr = cairo_create(surface)
+        guard scene.cairoVector == nil else { return }
+        for frame in FrameComposites.list(scene) {
+            let surfaces = frame.sources.map { source in
+                let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(source.width), Int32(source.height))!
+                let stride = Int(cairo_image_surface_get_stride(s)), data = cairo_image_surface_get_data(s)!
+                source.pixels.withUnsafeBytes { bytes in
+                    for y in 0..<source.height {
+                        memcpy(data + y * stride, bytes.baseAddress! + y * source.width * 4, source.width * 4)
+                    }
+                }
+                cairo_surface_mark_dirty(s)
+                sources.append(s)
+                return s
+            }
+            frames.append(try frame.composites.map { c in
+                let t = c.transform
+                guard c.kind != .projective else {
+                    throw Unsupported("perspective: cairo's matrices are affine")
+                }
+                let w = t.m33
+                let matrix = cairo_matrix_t(xx: t.m11 / w, yx: t.m12 / w, xy: t.m21 / w, yy: t.m22 / w,
+                                            x0: t.m31 / w, y0: t.m32 / w)
+                let filter: cairo_filter_t
+                if case .integerTranslation = c.kind { filter = CAIRO_FILTER_NEAREST }
+                else { filter = c.filter == .nearest ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR }
+                return Op(source: surfaces[c.source], matrix: matrix, filter: filter, opacity: c.opacity, clip: c.clip)
+            })
+        }
+    }
+
+    deinit {
+        for s in sources { cairo_surface_destroy(s) }
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+    }
+
+    public func draw(frame i: Int) {
+        if let vector = scene.cairoVector {
+            vector(cr, i)
+            cairo_surface_flush(surface)
+            return
+        }
+        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        for var op in frames[i % frames.count] {
+            if let clip = op.clip {
+                cairo_save(cr)
+                cairo_rectangle(cr, Double(clip.x), Double(clip.y), Double(clip.width), Double(clip.height))
+                cairo_clip(cr)
+            }
+            cairo_set_matrix(cr, &op.matrix)
+            cairo_set_source_surface(cr, op.source, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), op.filter)
+            if op.opacity < 1 { cairo_paint_with_alpha(cr, op.opacity) } else { cairo_paint(cr) }
+            if op.clip != nil { cairo_restore(cr) } else { cairo_identity_matrix(cr) }
+        }
+        cairo_surface_flush(surface)
+    }
+
+    public func pixels() -> [UInt32]? {
+        let stride = Int(cairo_image_surface_get_stride(surface)), data = cairo_image_surface_get_data(surface)!
+        var result = [UInt32](repeating: 0, count: scene.width * scene.height)
+        result.withUnsafeMutableBytes { out in
+            for y in 0..<scene.height {
+                memcpy(out.baseAddress! + y * scene.width * 4, data + y * stride, scene.width * 4)
+            }
+        }
+        return result
+    }
+}
+
+// MARK: - memcpy
+
+/// Copying a finished frame: the memory-bandwidth floor for any frame of this size.
+public final class MemcpyFloor: Drawer {
+    private var from: [UInt32], to: [UInt32]
+
+    public init(_ scene: Scene) {
+        from = [UInt32](repeating: 0xFF20_2020, count: scene.width * scene.height)
+        to = [UInt32](repeating: 0, count: scene.width * scene.height)
+    }
+
+    public func draw(frame i: Int) {
+        let count = from.count * 4
+        from.withUnsafeBytes { source in
+            to.withUnsafeMutableBytes { target in _ = memcpy(target.baseAddress!, source.baseAddress!, count) }
+        }
+    }
+
+    public func pixels() -> [UInt32]? { nil }
+}

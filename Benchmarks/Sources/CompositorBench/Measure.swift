@@ -1,0 +1,96 @@
+import CCairoOracle
+import CMallocInfo
+import CPixman
+import Foundation
+import LayerKit
+
+/// Frames drawn and the seconds they took.
+public struct Sample: Codable, Sendable {
+    public var frames: Int
+    public var seconds: Double
+    public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
+    public var millisecondsPerFrame: Double { frames > 0 ? seconds * 1000 / Double(frames) : 0 }
+}
+
+/// Monotonic seconds.
+public func now() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// Draws frames with `drawer` for at least `seconds` and `minimumFrames`, after `warmUp`
+/// frames that are not timed (caches filled, pages touched, a damage history in place).
+public func measure(_ drawer: Drawer, seconds: Double, minimumFrames: Int = 3, warmUp: Int = 2,
+                    startingAt first: Int = 0) -> Sample {
+    var i = first
+    for _ in 0..<warmUp { drawer.draw(frame: i); i += 1 }
+    let start = now()
+    var frames = 0
+    var elapsed = 0.0
+    repeat {
+        drawer.draw(frame: i)
+        i += 1
+        frames += 1
+        elapsed = now() - start
+    } while elapsed < seconds || frames < minimumFrames
+    return Sample(frames: frames, seconds: elapsed)
+}
+
+/// How far two frames are apart: the mean absolute difference of their channels (8-bit levels)
+/// and the largest.
+public func difference(_ a: [UInt32], _ b: [UInt32]) -> (mean: Double, largest: Int) {
+    precondition(a.count == b.count)
+    var total = 0, largest = 0
+    for (p, q) in zip(a, b) where p != q {
+        for shift in stride(from: 0, to: 32, by: 8) {
+            let d = abs(Int((p >> UInt32(shift)) & 0xFF) - Int((q >> UInt32(shift)) & 0xFF))
+            total += d
+            largest = max(largest, d)
+        }
+    }
+    return (Double(total) / Double(max(1, a.count * 4)), largest)
+}
+
+/// The process's resident memory in bytes (from /proc/self/statm).
+public func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// What the numbers were measured on.
+public struct Machine: Codable, Sendable {
+    public var cpu: String
+    public var cores: Int
+    public var memoryGiB: Double
+    public var system: String
+    public var pixman: String
+    public var cairo: String
+    public var date: String
+
+    public static func current() -> Machine {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
+        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        let pretty = release.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+            .map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "Linux"
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return Machine(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount,
+                       memoryGiB: (Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
+                       system: pretty, pixman: String(cString: pixman_version_string()),
+                       cairo: String(cString: cairo_version_string()), date: formatter.string(from: Date()))
+    }
+
+    public var summary: String {
+        "\(cpu), \(cores) cores, \(memoryGiB) GiB, \(system); pixman \(pixman), cairo \(cairo); \(date)"
+    }
+}
+
+/// Bytes the C heap has handed out and not taken back (glibc's `mallinfo2`).
+public func heapBytes() -> Int {
+    Int(mallinfo2().uordblks)
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// One measured (scene, resolution, drawer) cell.
+public struct Measurement: Codable, Sendable {
+    public var table: String
+    public var scene: String
+    public var resolution: String
+    public var width: Int
+    public var height: Int
+    public var drawer: String
+    public var framesPerSecond: Double
+    public var megapixelsPerSecond: Double
+    public var millisecondsPerFrame: Double
+    /// Frames timed over all rounds.
+    public var frames: Int
+    /// Why the drawer could not draw the scene (then the numbers are 0).
+    public var unsupported: String?
+
+    public init(table: String, scene: Scene, drawer: String, samples: [Sample]) {
+        self.table = table
+        self.scene = scene.name
+        resolution = scene.resolutionName
+        width = scene.width
+        height = scene.height
+        self.drawer = drawer
+        // The median round: robust to a round disturbed by the rest of the machine.
+        let sorted = samples.map(\.framesPerSecond).sorted()
+        let fps = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        framesPerSecond = fps
+        megapixelsPerSecond = fps * Double(scene.pixelCount) / 1e6
+        millisecondsPerFrame = fps > 0 ? 1000 / fps : 0
+        frames = samples.reduce(0) { $0 + $1.frames }
+    }
+
+    public init(table: String, scene: Scene, drawer: String, unsupported: String) {
+        self.init(table: table, scene: scene, drawer: drawer, samples: [])
+        self.unsupported = unsupported
+    }
+}
+
+/// How closely a baseline's picture matches LayerKit's for the same frame.
+public struct Agreement: Codable, Sendable {
+    public var scene: String
+    public var resolution: String
+    public var drawer: String
+    public var meanDifference: Double
+    public var largestDifference: Int
+
+    public init(scene: String, resolution: String, drawer: String, meanDifference: Double, largestDifference: Int) {
+        self.scene = scene
+        self.resolution = resolution
+        self.drawer = drawer
+        self.meanDifference = meanDifference
+        self.largestDifference = largestDifference
+    }
+}
+
+/// One of the targets, as measured.
+public struct TargetResult: Codable, Sendable {
+    public var target: String
+    public var measured: String
+    public var met: Bool
+    public var note: String
+}
+
+/// The memory soak: frames of the animated clock and what the process held before and after.
+public struct Soak: Codable, Sendable {
+    public var frames: Int
+    public var resolution: String
+    public var seconds: Double
+    public var residentBytesAfterWarmUp: Int
+    public var residentBytesAtEnd: Int
+    public var heapBytesAfterWarmUp: Int
+    public var heapBytesAtEnd: Int
+    public var cachedStoresAfterWarmUp: Int
+    public var cachedStoresAtEnd: Int
+
+    public init(frames: Int, resolution: String, seconds: Double, residentBytesAfterWarmUp: Int, residentBytesAtEnd: Int,
+                heapBytesAfterWarmUp: Int, heapBytesAtEnd: Int, cachedStoresAfterWarmUp: Int, cachedStoresAtEnd: Int) {
+        self.frames = frames
+        self.resolution = resolution
+        self.seconds = seconds
+        self.residentBytesAfterWarmUp = residentBytesAfterWarmUp
+        self.residentBytesAtEnd = residentBytesAtEnd
+        self.heapBytesAfterWarmUp = heapBytesAfterWarmUp
+        self.heapBytesAtEnd = heapBytesAtEnd
+        self.cachedStoresAfterWarmUp = cachedStoresAfterWarmUp
+        self.cachedStoresAtEnd = cachedStoresAtEnd
+    }
+}
+
+public struct Report: Codable, Sendable {
+    public var machine: Machine
+    public var secondsPerMeasurement: Double
+    public var rounds: Int
+    public var measurements: [Measurement] = []
+    public var agreement: [Agreement] = []
+    public var targets: [TargetResult] = []
+    public var soak: Soak?
+
+    public init(machine: Machine, secondsPerMeasurement: Double, rounds: Int) {
+        self.machine = machine
+        self.secondsPerMeasurement = secondsPerMeasurement
+        self.rounds = rounds
+    }
+
+    public func find(_ table: String, _ scene: String, _ resolution: String, _ drawer: String) -> Measurement? {
+        measurements.first { $0.table == table && $0.scene == scene && $0.resolution == resolution && $0.drawer == drawer }
+    }
+}
