@@ -90,7 +90,9 @@ public struct Machine: Codable, Sendable {
     }
 }
 
-/// Bytes the C heap has handed out and not taken back (glibc's `mallinfo2`).
+/// Bytes the C heap has handed out and not taken back (glibc's `mallinfo2`): the arena's chunks
+/// in use and the large blocks it maps on its own (frame-sized bitmaps among them).
 public func heapBytes() -> Int {
-    Int(mallinfo2().uordblks)
+    let info = mallinfo2()
+    return Int(info.uordblks) + Int(info.hblkhd)
 }
