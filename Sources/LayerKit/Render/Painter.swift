@@ -12,10 +12,15 @@ enum Painter {
     /// set-up costs more than their pixels.
     static let minimumBandHeight = 32
 
+    /// Bands per painting thread, so that threads that finish early take more.
+    static let bandsPerThread = 4
+
     static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, background: Color, threads: Int) {
         guard !damage.isEmpty else { return }
         let extents = damage.extents
-        let bandCount = max(1, min(threads, extents.height / minimumBandHeight))
+        // Several bands a thread, taken in turn by whichever thread is free: the cost of a frame
+        // is seldom even across its rows (a turning card is all in the upper half).
+        let bandCount = max(1, min(threads == 1 ? 1 : threads * bandsPerThread, extents.height / minimumBandHeight))
         if bandCount == 1 {
             paintBand(items, into: target, rows: 0..<target.height, damage: damage, background: background)
             return
