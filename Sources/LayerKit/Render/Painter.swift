@@ -48,7 +48,7 @@ enum Painter {
         let view = Bitmap(sharingPixelsOf: target)
         view.fill(view.bounds, with: background, operator: .source, clip: area)
         for item in items {
-            let reach = (item.footprint.count == 1 ? Region(item.extent) : Region(item.footprint)).intersection(area)
+            let reach = Region(item.footprint).intersection(area)
             guard !reach.isEmpty else { continue }
             try? view.composite(item.source, transform: item.transform, filter: item.filter, clip: reach, opacity: item.opacity)
         }
