@@ -7,6 +7,17 @@ public protocol Presenter: AnyObject {
     func present(_ frame: Bitmap, damage: Region, at time: FrameTime) throws(DisplayError)
     /// Completes the output (closes files, waits for encoders).
     func finish() throws(DisplayError)
+    /// Blocks until `deadline` (seconds on `clock`), or sooner when the presenter has something
+    /// to report — a key press, a resize, a close request — so that a live frame loop which has
+    /// nothing to draw can sleep without becoming deaf. Presenters without events just sleep
+    /// (the default).
+    func wait(until deadline: TimeInterval, on clock: any MonotonicClock)
+}
+
+extension Presenter {
+    public func wait(until deadline: TimeInterval, on clock: any MonotonicClock) {
+        clock.sleep(until: deadline)
+    }
 }
 
 /// Writes each presented frame to one PNG file (the last one stays).
