@@ -64,7 +64,7 @@ open class Layer {
     // MARK: Hierarchy
 
     /// The layer this one is a sublayer of.
-    public internal(set) weak var superlayer: Layer?
+    public internal(set) weak var superlayer: Layer? { didSet { tracking.listedInParent = 0 } }
 
     var sublayerStorage: [Layer] = []
 
@@ -93,7 +93,7 @@ open class Layer {
     }
 
     /// The layer this one masks, if it is a mask.
-    weak var maskOwner: Layer?
+    weak var maskOwner: Layer? { didSet { tracking.listedInParent = 0 } }
 
     // MARK: Appearance
 
@@ -314,6 +314,8 @@ open class Layer {
     public internal(set) var contentVersion: UInt64 = 0
     /// Bumped on every change to the layer, its sublayer list or anything it draws.
     public internal(set) var changeCount: UInt64 = 0
+    /// Change stamps that let a renderer revisit only what changed (Layer+ChangeTracking.swift).
+    var tracking = ChangeTracking()
 
     enum Change { case geometry, content, shadow }
 
@@ -327,6 +329,7 @@ open class Layer {
     func changed(_ change: Change) {
         changeCount &+= 1
         if change == .content { contentVersion &+= 1 }
+        recordChange()
         maskOwner?.changed(.content)
     }
 }

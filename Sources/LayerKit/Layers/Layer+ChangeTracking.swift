@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+
+/// The process-wide clock of model changes: every change to any layer takes the next stamp.
+///
+/// A renderer remembers the stamp at which it last looked at a tree; a layer whose subtree stamp
+/// is not newer has nothing new to show, so the renderer reuses what it built from it before.
+/// Stamps are global rather than per tree so that several renderers (and trees in several
+/// isolation domains) can share the counters without coordinating.
+enum ChangeClock {
+    private static let counter = Atomic<UInt64>(0)
+    /// The counter's value when the latest snapshot of any tree began. Changes stamped after it
+    /// have not been seen by any renderer yet.
+    private static let epoch = Atomic<UInt64>(0)
+
+    /// The next stamp.
+    static func tick() -> UInt64 { counter.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    /// The latest stamp handed out.
+    static var now: UInt64 { counter.load(ordering: .relaxed) }
+
+    /// Called when a renderer starts looking at a tree: returns the stamp that frame sees up to.
+    static func beginSnapshot() -> UInt64 {
+        let stamp = counter.load(ordering: .relaxed)
+        epoch.store(stamp, ordering: .relaxed)
+        return stamp
+    }
+
+    static var lastSnapshot: UInt64 { epoch.load(ordering: .relaxed) }
+}
+
+/// What a layer records of its changes, for renderers to find them without walking the tree.
+struct ChangeTracking {
+    /// The stamp of the last change to the layer itself: a property, its sublayer list, its mask,
+    /// its animations.
+    var ownStamp: UInt64 = 0
+    /// The newest stamp of any change in the subtree (the layer, its sublayers and their
+    /// descendants, its mask).
+    var subtreeStamp: UInt64 = 0
+    /// Sublayers (or the mask) whose subtrees changed after `changedChildrenSince`, each once.
+    var changedChildren: [Layer] = []
+    /// `changedChildren` holds every child that changed after this stamp.
+    var changedChildrenSince: UInt64 = 0
+    /// When this layer was last put into its superlayer's `changedChildren` (0: not since it
+    /// moved there).
+    var listedInParent: UInt64 = 0
+}
+
+extension Layer {
+    /// Stamps a change of this layer and marks each ancestor's subtree as changed, noting in each
+    /// which child the change came through.
+    ///
+    /// Amortized O(1) between frames: the walk up stops at an ancestor already marked since the
+    /// last snapshot, because everything above it was marked then too (no snapshot has run since,
+    /// so none has consumed those marks).
+    func recordChange() {
+        guard !isPresentationCopy else { return }
+        let stamp = ChangeClock.tick()
+        tracking.ownStamp = stamp
+        tracking.subtreeStamp = stamp
+        let epoch = ChangeClock.lastSnapshot
+        var child = self
+        while let parent = child.superlayer ?? child.maskOwner {
+            parent.noteChanged(child, stamp: stamp)
+            if parent.tracking.subtreeStamp > epoch { return }
+            parent.tracking.subtreeStamp = stamp
+            child = parent
+        }
+    }
+
+    private func noteChanged(_ child: Layer, stamp: UInt64) {
+        guard child.tracking.listedInParent <= tracking.changedChildrenSince else { return }
+        tracking.changedChildren.append(child)
+        child.tracking.listedInParent = stamp
+    }
+
+    /// The children whose subtrees changed after `stamp`, or nil when this layer cannot say
+    /// (its list was reset after `stamp`, by a renderer that had looked more recently): then
+    /// every child must be checked. Resets the list: it holds the changes after now from here on.
+    func takeChangedChildren(after stamp: UInt64) -> [Layer]? {
+        let complete = tracking.changedChildrenSince <= stamp
+        let children = tracking.changedChildren
+        tracking.changedChildren.removeAll(keepingCapacity: true)
+        tracking.changedChildrenSince = ChangeClock.now
+        return complete ? children.filter { $0.tracking.subtreeStamp > stamp } : nil
+    }
+}
