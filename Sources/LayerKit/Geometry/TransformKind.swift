@@ -40,4 +40,10 @@ public enum TransformKind: Hashable, Sendable {
             self = .affine
         }
     }
+
+    /// Whether the map is a whole-pixel offset.
+    var isIntegerTranslation: Bool {
+        if case .integerTranslation = self { return true }
+        return false
+    }
 }

@@ -42,6 +42,11 @@ public struct PixelRect: Hashable, Sendable {
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// Whether the two rectangles share a pixel.
+    public func intersects(_ other: PixelRect) -> Bool {
+        max(minX, other.minX) < min(maxX, other.maxX) && max(minY, other.minY) < min(maxY, other.maxY)
+    }
+
     /// Whether the pixel at (px, py) lies inside.
     public func contains(x px: Int, y py: Int) -> Bool { px >= minX && px < maxX && py >= minY && py < maxY }
 

@@ -18,9 +18,9 @@ extension Layer {
     /// What `draw(in:)` paints at `scale` device pixels per point, cached until the content
     /// changes or the scale does; nil when the layer does not draw (or has no area).
     func drawnContent(scale: CGFloat) -> Image? {
-        guard drawsContent, bounds.width > 0, bounds.height > 0, RenderTreeBuilder.isSane(bounds) else { return nil }
+        guard drawsContent, bounds.width > 0, bounds.height > 0, RenderLimits.isSane(bounds) else { return nil }
         // The drawing covers the bounds; an oversized layer draws at a lower scale.
-        let side = RenderTreeBuilder.maximumStoreSide
+        let side = RenderLimits.maximumStoreSide
         let scale = min(scale, side / bounds.width, side / bounds.height)
         if let cache = drawnCache, cache.scale == scale, cache.version == contentVersion { return cache.image }
         let width = max(1, Int((bounds.width * scale).rounded(.up))), height = max(1, Int((bounds.height * scale).rounded(.up)))

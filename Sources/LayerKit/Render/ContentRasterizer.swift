@@ -13,10 +13,9 @@ enum ContentRasterizer {
         (max(1, Int((area.width * scale).rounded(.up))), max(1, Int((area.height * scale).rounded(.up))))
     }
 
-    /// Background (rounded), contents image and what the layer drew.
-    static func rasterizeContent(_ c: ContentDescription, area: CGRect, scale: CGFloat) throws(BitmapError) -> Bitmap {
-        let size = storeSize(area: area, scale: scale)
-        let store = try Bitmap(width: size.width, height: size.height)
+    /// Draws background (rounded), contents image and what the layer drew into a cleared store
+    /// of `storeSize(area:scale:)`.
+    static func drawContent(_ c: ContentDescription, area: CGRect, scale: CGFloat, into store: Bitmap) {
         let toStore = boundsToStore(area: area, scale: scale)
         if let background = c.backgroundColor, c.bounds.width > 0, c.bounds.height > 0 {
             store.fill(outline(c.bounds, radius: c.cornerRadius, corners: c.maskedCorners, within: area, scale: scale),
@@ -48,20 +47,17 @@ enum ContentRasterizer {
             let imageToBounds = CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: c.bounds.minX, ty: c.bounds.minY)
             try? store.composite(drawn.bitmap, transform: Homography(imageToBounds.concatenating(toStore)))
         }
-        return store
     }
 
-    /// The border: the ring between the outline and the outline inset by the width.
-    static func rasterizeBorder(_ b: BorderDescription, area: CGRect, scale: CGFloat) throws(BitmapError) -> Bitmap {
-        let size = storeSize(area: area, scale: scale)
-        let store = try Bitmap(width: size.width, height: size.height)
+    /// Draws the border — the ring between the outline and the outline inset by the width — into
+    /// a cleared store of `storeSize(area:scale:)`.
+    static func drawBorder(_ b: BorderDescription, area: CGRect, scale: CGFloat, into store: Bitmap) {
         var ring = outline(b.bounds, radius: b.cornerRadius, corners: b.maskedCorners, within: area, scale: scale)
         let inner = b.bounds.insetBy(dx: b.width, dy: b.width)
         if inner.width > 0, inner.height > 0 {
             ring.addPath(outline(inner, radius: max(b.cornerRadius - b.width, 0), corners: b.maskedCorners, within: area, scale: scale))
         }
         store.fill(ring, with: b.color, rule: .evenOdd, transform: boundsToStore(area: area, scale: scale))
-        return store
     }
 
     /// The layer's outline: its bounds with the masked corners rounded (the radius is limited to

@@ -2,8 +2,8 @@ import Foundation
 
 /// One composite of a frame: a source bitmap drawn through a homography into the target.
 ///
-/// Painting a list of items in order over a cleared target makes the frame; comparing two
-/// lists' keys, signatures and extents gives the damage between two frames.
+/// Painting a list of items in order over a cleared target makes the frame; comparing an
+/// object's items from one frame to the next by key, signature and extent gives the damage.
 struct PaintItem {
     /// Which of a layer's paints this is.
     enum Part: Hashable { case shadow, content, border, group }
@@ -36,7 +36,7 @@ extension PaintItem {
     /// Builds an item, computing its extent and signature. `sourceIdentity` must change whenever
     /// the source's pixels do (a store generation, or an image's identity and version).
     init?(key: Key, source: Bitmap, sourceIdentity: Int, transform: Homography, opacity: Double,
-          filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect, index: Int) {
+          filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect) {
         guard opacity > 0, transform.kind != .degenerate else { return nil }
         let reach = source.bounds.cgRect.insetBy(dx: -1, dy: -1)
         let polygon = transform.projectedPolygon(of: reach)
@@ -58,7 +58,6 @@ extension PaintItem {
         hasher.combine(filter)
         hasher.combine(clip)
         hasher.combine(extent)
-        hasher.combine(index)
         self.init(key: key, source: source, transform: transform, opacity: opacity, filter: filter,
                   clip: clip, extent: extent, footprint: footprint, signature: hasher.finalize())
     }

@@ -15,17 +15,34 @@ enum Painter {
     /// Bands per painting thread, so that threads that finish early take more.
     static let bandsPerThread = 4
 
+    /// Damage of fewer pixels than this is painted on the calling thread: waking threads for a
+    /// clock tick's few thousand pixels costs more than painting them.
+    static let parallelDamageThreshold = 128 * 128
+
+    /// What damaged pixels start from before the items are composited over them.
+    enum Base {
+        /// A solid color (the renderer's background).
+        case color(Color)
+        /// A cached picture of the frame's unchanging bottom items over the background, copied.
+        case bitmap(Bitmap)
+    }
+
     static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, background: Color, threads: Int) {
+        paint(items, into: target, damage: damage, base: .color(background), threads: threads)
+    }
+
+    static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, base: Base, threads: Int) {
         guard !damage.isEmpty else { return }
         let extents = damage.extents
         // Several bands a thread, taken in turn by whichever thread is free: the cost of a frame
         // is seldom even across its rows (a turning card is all in the upper half).
-        let bandCount = max(1, min(threads == 1 ? 1 : threads * bandsPerThread, extents.height / minimumBandHeight))
+        let parallel = threads > 1 && damage.area >= parallelDamageThreshold
+        let bandCount = max(1, min(parallel ? threads * bandsPerThread : 1, extents.height / minimumBandHeight))
         if bandCount == 1 {
-            paintBand(items, into: target, rows: 0..<target.height, damage: damage, background: background)
+            paintBand(items, into: target, rows: 0..<target.height, damage: damage, base: base)
             return
         }
-        let job = BandJob(items: items, target: target, damage: damage, background: background)
+        let job = BandJob(items: items, target: target, damage: damage, base: base)
         let rowsPerBand = (extents.height + bandCount - 1) / bandCount
         DispatchQueue.concurrentPerform(iterations: bandCount) { band in
             let y0 = extents.minY + band * rowsPerBand
@@ -41,13 +58,19 @@ enum Painter {
     /// shifting the transforms to band-local coordinates would round their fixed-point
     /// translations differently from band to band, and bilinear samples would differ in the last
     /// bit. The composite rectangles (the damage cut to the band) keep the writes in its rows.
-    static func paintBand(_ items: [PaintItem], into target: Bitmap, rows: Range<Int>, damage: Region, background: Color) {
+    static func paintBand(_ items: [PaintItem], into target: Bitmap, rows: Range<Int>, damage: Region, base: Base) {
         let band = Region(PixelRect(x: 0, y: rows.lowerBound, width: target.width, height: rows.count))
         let area = damage.intersection(band)
         guard !area.isEmpty else { return }
         let view = Bitmap(sharingPixelsOf: target)
-        view.fill(view.bounds, with: background, operator: .source, clip: area)
+        switch base {
+        case let .color(background): view.fill(view.bounds, with: background, operator: .source, clip: area)
+        case let .bitmap(picture): view.composite(picture, atX: 0, y: 0, operator: .source, clip: area)
+        }
+        let bounds = area.extents
         for item in items {
+            // Most items miss a small damage entirely: a rectangle test before any region work.
+            guard item.extent.intersects(bounds) else { continue }
             let reach = Region(item.footprint).intersection(area)
             guard !reach.isEmpty else { continue }
             try? view.composite(item.source, transform: item.transform, filter: item.filter, clip: reach, opacity: item.opacity)
@@ -58,7 +81,7 @@ enum Painter {
 /// What every band of one frame reads.
 ///
 /// `@unchecked Sendable` is safe here: during `concurrentPerform` the items, their source
-/// bitmaps, the damage region and the color are only read (composites take their own pixman
+/// bitmaps, the damage region and the base (a color, or the raster cache's picture) are only read (composites take their own pixman
 /// source images), and each band writes only its own rows of `target` (every composite is
 /// clipped to them) through its own pixman image (`Bitmap(sharingPixelsOf:)`), so no two
 /// threads write the same memory or the same pixman object.
@@ -66,16 +89,16 @@ private final class BandJob: @unchecked Sendable {
     let items: [PaintItem]
     let target: Bitmap
     let damage: Region
-    let background: Color
+    let base: Painter.Base
 
-    init(items: [PaintItem], target: Bitmap, damage: Region, background: Color) {
+    init(items: [PaintItem], target: Bitmap, damage: Region, base: Painter.Base) {
         self.items = items
         self.target = target
         self.damage = damage
-        self.background = background
+        self.base = base
     }
 
     func paint(rows: Range<Int>) {
-        Painter.paintBand(items, into: target, rows: rows, damage: damage, background: background)
+        Painter.paintBand(items, into: target, rows: rows, damage: damage, base: base)
     }
 }

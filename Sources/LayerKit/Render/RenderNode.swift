@@ -1,7 +1,7 @@
 import Foundation
 
-/// One layer as a frame sees it: an immutable value the rest of the pipeline reads without
-/// touching the model tree.
+/// What one layer draws in a frame: an immutable value the rest of the pipeline reads without
+/// touching the model tree. (Its sublayers are in the retained `RenderObject` that holds it.)
 ///
 /// Geometry is resolved: `transform` maps the layer's bounds space to the pixels of the
 /// surface it is composited into (the frame, or the offscreen bitmap of an enclosing group).
@@ -24,13 +24,13 @@ struct RenderNode: Sendable {
     let childClip: PixelRect?
     /// Set when the subtree is drawn offscreen and composited as one quad.
     let group: GroupDescription?
-    /// Sublayers in painter's order. For a group, their transforms map into the group's
-    /// offscreen bitmap instead of the target.
-    var children: [RenderNode]
     /// Which replicator instance this is (0 outside replicators): part of its paint identity.
     var instance: Int = 0
     /// A replicator's instance color, multiplying what the node paints (nil: none).
     var tint: Color? = nil
+    /// Whether neither the layer nor an ancestor is animated: then a store shown through a pure
+    /// translation is rasterized at its device sub-pixel offset and composited as a copy.
+    var isAtRest = false
 
     /// The paint identity of one of this node's paints.
     func key(_ part: PaintItem.Part) -> PaintItem.Key { PaintItem.Key(layer: id, part: part, instance: instance) }
@@ -119,9 +119,6 @@ struct GroupDescription: Sendable {
     let clipsToBounds: Bool
     let cornerRadius: CGFloat
     let maskedCorners: CornerMask
-    /// The mask layer, in the group's offscreen space (none, or one node: an array because a
-    /// struct cannot hold its own type directly).
-    let mask: [RenderNode]
     /// Cache the result while `signature` stays the same (`shouldRasterize`).
     let rasterize: Bool
 }

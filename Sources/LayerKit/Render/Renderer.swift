@@ -2,26 +2,46 @@ import Foundation
 
 /// Turns a layer tree at a time into pixels.
 ///
-/// Each frame goes snapshot → render tree → content pass (backing stores, rasterized only when
-/// their content changed) → damage (what differs from the previous frame into the same bitmap)
-/// → painting in bands across cores. A renderer keeps its backing stores between frames, so
-/// reuse one renderer for the frames of one tree. Frames depend only on the tree and the time.
+/// A renderer keeps what it built for the last frame — a retained object per drawn layer with
+/// its paint items, the backing stores they draw from, and a cached picture of the frame's
+/// unchanging bottom — and each frame revisits only the layers that changed or animate: frame
+/// cost follows what changed, and a frame in which nothing changed costs almost nothing. Each
+/// frame goes: update (presentations, geometry, items) → content pass (stores whose content
+/// changed are rasterized, in parallel) → damage → painting in bands across cores. Frames depend
+/// only on the tree and the time, and are identical bit for bit whether painted whole or
+/// through damage, on one core or many, with the cache or without.
+///
+/// A renderer and the tree it renders belong to one isolation domain (neither is `Sendable`):
+/// render from the thread or actor that owns the tree. To render in the background, build the
+/// tree and its renderer inside that task; the frames they return can be handed back.
 public final class Renderer {
     /// Device pixels per point.
     public var scale: CGFloat { didSet { if scale != oldValue { forgetPreviousFrame() } } }
     /// The color behind everything (transparent by default).
     public var backgroundColor: Color { didSet { if backgroundColor != oldValue { forgetPreviousFrame() } } }
-    /// How many threads paint a frame (its horizontal bands); 1 paints on the calling thread.
+    /// How many threads paint a frame (its horizontal bands) and rasterize its stores; 1 works on
+    /// the calling thread.
     public var threadCount: Int
+    /// The most bytes kept in pictures of frames' unchanging bottoms (the raster cache; 64 MiB by
+    /// default). A picture costs a frame's pixels; 0 turns the cache off (frames are the same
+    /// either way, only slower).
+    public var rasterCacheBudget: Int {
+        get { rasterCache.budget }
+        set { rasterCache.budget = max(0, newValue) }
+    }
 
     private let cache = BackingStoreCache()
-    private var previous: PreviousFrame?
-
-    private struct PreviousFrame {
-        let target: UInt64
-        let width: Int, height: Int
-        let items: [PaintItem.Key: (signature: Int, extent: PixelRect, footprint: [PixelRect])]
-    }
+    private let rasterCache: RasterCache
+    private var tree: RenderTree?
+    /// The bitmap the last frame left complete, and how big it was: the next frame into it paints
+    /// only the damage.
+    private var lastTarget: (serial: UInt64, width: Int, height: Int)?
+    /// Damage left unpainted by a frame drawn with a region of interest.
+    private var pendingDamage = Region()
+    /// Layers visited by earlier trees (see `visitCount`).
+    private var retiredVisits = 0
+    /// Trees replaced this frame, released after the new one is built.
+    private var retiring: [RenderTree] = []
 
     /// Creates a renderer.
     ///
@@ -34,6 +54,7 @@ public final class Renderer {
         self.scale = scale.isFinite && scale > 0 ? scale : 1
         self.backgroundColor = backgroundColor
         self.threadCount = max(1, threadCount)
+        self.rasterCache = RasterCache(budget: 64 << 20)
     }
 
     /// Renders a new frame of `layer`'s bounds (at `scale`) at time `t`.
@@ -62,25 +83,54 @@ public final class Renderer {
     /// Renders `layer` at time `t` into `bitmap`, repainting only the pixels that differ from the
     /// last frame this renderer drew into that same bitmap (all of them the first time).
     ///
+    /// When nothing in the tree changed since the last frame and nothing animates, this returns
+    /// at once with empty damage, without looking at a single layer.
+    ///
     /// - Parameter regionOfInterest: when given, only these pixels are painted (and the next
     ///   frame repaints the rest as needed).
     /// - Returns: the pixels that were repainted.
     @discardableResult
     public func render(_ layer: Layer, at time: TimeInterval = 0, into bitmap: Bitmap,
                        regionOfInterest: Region? = nil) -> Region {
-        let (items, callbacks) = paintItems(for: layer, at: time, target: bitmap.bounds)
-        var damage = damage(to: bitmap, items: items)
-        if let regionOfInterest { damage.formIntersection(regionOfInterest) }
-        Painter.paint(items, into: bitmap, damage: damage, background: backgroundColor, threads: threadCount)
-        if regionOfInterest == nil {
-            remember(items, target: bitmap)
-        } else {
-            // Pixels outside the region of interest were left stale: the next frame repaints.
-            previous = nil
+        let tree = self.tree(for: layer, viewport: bitmap.bounds)
+        let sameTarget = lastTarget.map { $0 == (bitmap.serial, bitmap.width, bitmap.height) } ?? false
+        if sameTarget, pendingDamage.isEmpty, tree.isUpToDate {
+            layer.treeTime = time
+            return Region()
         }
-        cache.endFrame()
+        let frame = FrameChanges()
+        tree.update(at: time, frame)
+        discardRetiredTrees()
+        ContentPass.run(cache.takeJobs(), threads: threadCount)
+
+        var damage = sameTarget ? Region(frame.damage).union(pendingDamage).intersection(Region(bitmap.bounds))
+                                : Region(bitmap.bounds)
+        pendingDamage = Region()
+        if let regionOfInterest {
+            pendingDamage = damage.subtracting(regionOfInterest)
+            damage.formIntersection(regionOfInterest)
+        }
+        let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
+        if !damage.isEmpty {
+            let picture = rasterCache.picture(for: key, firstChange: frame.firstChange)
+            var items: [PaintItem] = []
+            if let picture {
+                tree.rootObject?.appendItems(from: picture.boundary.path[...], to: &items)
+            } else {
+                tree.rootObject?.appendItems(to: &items)
+            }
+            Painter.paint(items, into: bitmap, damage: damage,
+                          base: picture.map { .bitmap($0.bitmap) } ?? .color(backgroundColor), threads: threadCount)
+        } else if let firstChange = frame.firstChange {
+            _ = rasterCache.picture(for: key, firstChange: firstChange)
+        }
+        lastTarget = (bitmap.serial, bitmap.width, bitmap.height)
+        if let firstChange = frame.firstChange {
+            rasterCache.frameDidChange(key, firstChange: firstChange, tree: tree, width: bitmap.width, height: bitmap.height,
+                                       threads: threadCount)
+        }
         // Animation start and stop handlers run after the frame, when they may change the tree.
-        for callback in callbacks { callback() }
+        for callback in frame.callbacks { callback() }
         return damage
     }
 
@@ -91,16 +141,21 @@ public final class Renderer {
     /// The composites a frame of `layer` at time `t` is painted with, in painter's order: what
     /// `render` issues to pixman over a cleared target of `width`×`height` pixels.
     ///
-    /// Content is rasterized as for a frame (and cached), but nothing is painted, the damage
-    /// history is untouched and animations' start and stop handlers do not run. (Content
-    /// rasterized anew for another time than the last frame's counts as changed in the next
-    /// frame's damage.) For inspecting a frame, and for measuring what the framework costs above
-    /// the composites it issues.
+    /// Content is rasterized as for a frame (and cached), but nothing is painted and animations'
+    /// start and stop handlers do not run. What differs from the last painted frame is kept as
+    /// damage for the next one, so damage tracking is undisturbed. For inspecting a frame, and
+    /// for measuring what the framework costs above the composites it issues.
     public func composites(for layer: Layer, at time: TimeInterval = 0, width: Int, height: Int) -> [Composite] {
         let target = PixelRect(x: 0, y: 0, width: max(0, width), height: max(0, height))
-        let (items, _) = paintItems(for: layer, at: time, target: target)
-        cache.endFrame()
-        return items.map {
+        let tree = self.tree(for: layer, viewport: target)
+        let frame = FrameChanges()
+        tree.update(at: time, frame)
+        discardRetiredTrees()
+        ContentPass.run(cache.takeJobs(), threads: threadCount)
+        if lastTarget != nil { pendingDamage.formUnion(Region(frame.damage)) }
+        let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
+        _ = rasterCache.picture(for: key, firstChange: frame.firstChange)
+        return tree.allItems().map {
             Composite(source: $0.source, transform: $0.transform, opacity: $0.opacity, filter: $0.filter,
                       clip: $0.clip, extent: $0.extent, footprint: $0.footprint)
         }
@@ -110,7 +165,8 @@ public final class Renderer {
     /// homography into the target.
     public struct Composite {
         /// The pixels drawn: a backing store, an image, a blurred shadow or an offscreen group.
-        /// Shared with the renderer's cache: read it, do not change it.
+        /// Shared with the renderer's cache, which redraws a store in place when its content
+        /// changes: read it (or copy it) now, do not change it.
         public let source: Bitmap
         /// Source pixels → target pixels.
         public let transform: Homography
@@ -133,46 +189,48 @@ public final class Renderer {
     /// Backing stores currently held.
     public var cachedStoreCount: Int { cache.count }
 
+    /// Bytes of pixels held in backing stores and in the raster cache.
+    public var cachedByteCount: Int { cache.byteCount + rasterCache.byteCount }
+
     // MARK: Internals
 
-    func paintItems(for layer: Layer, at time: TimeInterval, target: PixelRect) -> ([PaintItem], [() -> Void]) {
-        let builder = RenderTreeBuilder(deviceScale: scale, viewport: target)
-        guard let root = builder.snapshot(root: layer, at: time) else { return ([], builder.callbacks) }
-        var list = PaintListBuilder(cache: cache, targetArea: target)
-        list.emit(root, clip: nil)
-        return (list.items, builder.callbacks)
-    }
+    /// Layers built or revisited since the renderer was made: an idle frame adds none.
+    var visitCount: Int { retiredVisits + (tree?.visits ?? 0) }
 
-    /// Old and new extents of every item that appeared, disappeared or changed.
-    private func damage(to bitmap: Bitmap, items: [PaintItem]) -> Region {
-        guard let previous, previous.target == bitmap.serial,
-              previous.width == bitmap.width, previous.height == bitmap.height else {
-            return Region(bitmap.bounds)
+    /// Bytes of pictures in the raster cache.
+    var rasterCacheByteCount: Int { rasterCache.byteCount }
+
+    /// Pictures the raster cache made since the renderer was made.
+    var rasterCachePictures: Int { rasterCache.picturesMade }
+
+    /// The retained tree for `layer` at the current scale and `viewport`, made anew when any of
+    /// them differs from the last frame's. The old tree's stores are released only after the new
+    /// one has taken what it shares with it.
+    private func tree(for layer: Layer, viewport: PixelRect) -> RenderTree {
+        if let tree, tree.root === layer, tree.deviceScale == scale, tree.viewport == viewport { return tree }
+        let old = tree
+        let made = RenderTree(root: layer, deviceScale: scale, viewport: viewport, cache: cache)
+        tree = made
+        forgetPreviousFrame()
+        if let old {
+            retiredVisits += old.visits
+            rasterCache.removeAll(of: ObjectIdentifier(old))
+            retiring.append(old)
         }
-        var rects: [PixelRect] = []
-        var seen = Set<PaintItem.Key>()
-        for item in items {
-            seen.insert(item.key)
-            if let old = previous.items[item.key] {
-                if old.signature != item.signature || old.extent != item.extent {
-                    rects.append(contentsOf: old.footprint)
-                    rects.append(contentsOf: item.footprint)
-                }
-            } else {
-                rects.append(contentsOf: item.footprint)
-            }
-        }
-        for (key, old) in previous.items where !seen.contains(key) { rects.append(contentsOf: old.footprint) }
-        return Region(rects).intersection(Region(bitmap.bounds))
+        return made
     }
 
-    private func remember(_ items: [PaintItem], target: Bitmap) {
-        var map: [PaintItem.Key: (signature: Int, extent: PixelRect, footprint: [PixelRect])] = [:]
-        for item in items { map[item.key] = (item.signature, item.extent, item.footprint) }
-        previous = PreviousFrame(target: target.serial, width: target.width, height: target.height, items: map)
+    /// Lets replaced trees go, once the current one has been updated and so holds the stores it
+    /// shares with them.
+    private func discardRetiredTrees() {
+        for old in retiring { old.discard() }
+        retiring = []
     }
 
-    private func forgetPreviousFrame() { previous = nil }
+    private func forgetPreviousFrame() {
+        lastTarget = nil
+        pendingDamage = Region()
+    }
 }
 
 /// Why a frame could not be rendered.

@@ -3,9 +3,11 @@ import Foundation
 /// Makes a shadow bitmap: the alpha of a source, padded, blurred and filled with the shadow's
 /// color (its own alpha included; the shadow opacity is applied when it is composited).
 enum ShadowRasterizer {
-    static func shadow(of source: Bitmap, padding: Int, blur: BoxBlur, color: Color) throws(BitmapError) -> Bitmap {
+    /// Draws the shadow of `source` into `result`, a cleared bitmap `padding` pixels larger than
+    /// the source on every side.
+    static func drawShadow(of source: Bitmap, padding: Int, blur: BoxBlur, color: Color, into result: Bitmap) {
         let width = source.width + 2 * padding, height = source.height + 2 * padding
-        try Bitmap.checkSize(width: width, height: height)
+        precondition(result.width == width && result.height == height, "shadow store of the wrong size")
         var plane = [UInt8](repeating: 0, count: width * height)
         source.withUnsafePixels { pixels in
             for y in 0..<source.height {
@@ -14,7 +16,6 @@ enum ShadowRasterizer {
             }
         }
         blur.apply(to: &plane, width: width, height: height)
-        let result = try Bitmap(width: width, height: height)
         let tint = color.premultipliedARGB32
         let channels = [tint >> 24 & 0xFF, tint >> 16 & 0xFF, tint >> 8 & 0xFF, tint & 0xFF]
         result.withUnsafeMutablePixels { pixels in
@@ -27,6 +28,5 @@ enum ShadowRasterizer {
                 }
             }
         }
-        return result
     }
 }

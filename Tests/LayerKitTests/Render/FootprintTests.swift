@@ -25,7 +25,7 @@ import Testing
         for transform in transforms {
             guard let item = PaintItem(key: .init(layer: LayerID.next(), part: .content), source: source, sourceIdentity: 0,
                                        transform: transform, opacity: 1, filter: .bilinear, clip: nil,
-                                       targetArea: target, index: 0) else { continue }
+                                       targetArea: target) else { continue }
             let frame = try Bitmap(width: 200, height: 200)
             try frame.composite(source, transform: transform, filter: .bilinear)
             let footprint = Region(item.footprint)
@@ -43,7 +43,7 @@ import Testing
             .concatenating(CGAffineTransform(rotationAngle: .pi / 4)).concatenating(CGAffineTransform(translationX: 100, y: 100)))
         let item = try #require(PaintItem(key: .init(layer: LayerID.next(), part: .content), source: source, sourceIdentity: 0,
                                           transform: turned, opacity: 1, filter: .bilinear, clip: nil,
-                                          targetArea: target, index: 0))
+                                          targetArea: target))
         #expect(Double(Region(item.footprint).area) < 0.8 * Double(item.extent.area))
     }
 
@@ -54,7 +54,7 @@ import Testing
                           Homography(CGAffineTransform(rotationAngle: .pi / 2).translatedBy(x: 40, y: -60))] {
             let item = try #require(PaintItem(key: .init(layer: LayerID.next(), part: .content), source: source, sourceIdentity: 0,
                                               transform: transform, opacity: 1, filter: .bilinear, clip: nil,
-                                              targetArea: target, index: 0))
+                                              targetArea: target))
             #expect(item.footprint == [item.extent])
         }
     }

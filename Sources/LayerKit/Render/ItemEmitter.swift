@@ -1,0 +1,365 @@
+import Foundation
+
+/// Turns one render object's node into the paint items it contributes to its target (the frame,
+/// or a group's offscreen bitmap), making or reusing the backing stores they draw from.
+///
+/// This is the content pass's front half: stores whose fingerprint changed are handed out at
+/// once and queued for drawing (`BackingStoreCache`), so that painting may start only after the
+/// content pass has drawn them.
+struct ItemEmitter {
+    let cache: BackingStoreCache
+    /// The target pixels that exist.
+    let targetArea: PixelRect
+    /// The store keys the emitted items draw from.
+    private(set) var storeKeys: Set<PaintItem.Key> = []
+
+    init(cache: BackingStoreCache, targetArea: PixelRect) {
+        self.cache = cache
+        self.targetArea = targetArea
+    }
+
+    /// Sets the object's items from its node (for a group: after its children are up to date).
+    mutating func emit(_ object: RenderObject) {
+        switch object.kind {
+        case .transformLayer:
+            object.before = []
+            object.after = []
+        case .plain:
+            let node = object.node
+            let clip = object.inputs.clip
+            var before: [PaintItem] = []
+            if let shadow = node.shadow,
+               let source = shadow.path.map({ shadowPathSource($0, node: node) }) ?? ownPaintSource(of: node) {
+                emitShadow(shadow, of: node, source: source, clip: clip, into: &before)
+            }
+            let childClip = object.childPlacement.clip
+            if let content = node.content { emitContent(content, of: node, clip: childClip, into: &before) }
+            var after: [PaintItem] = []
+            if let border = node.border { emitBorder(border, of: node, clip: childClip, into: &after) }
+            object.before = before
+            object.after = after
+        case .group:
+            emitGroup(object)
+        }
+    }
+
+    // MARK: Groups
+
+    /// A group: its own content and border inside its offscreen bitmap, the bitmap (from the
+    /// cache while nothing inside it changed), its shadow, and the bitmap's composite.
+    private mutating func emitGroup(_ object: RenderObject) {
+        let node = object.node
+        guard let group = node.group, let inner = object.inner else { return }
+        let size = ContentRasterizer.storeSize(area: group.area, scale: group.scale)
+        var offscreen = ItemEmitter(cache: cache, targetArea: PixelRect(x: 0, y: 0, width: size.width, height: size.height))
+        var innerBefore: [PaintItem] = [], innerAfter: [PaintItem] = []
+        if let content = inner.content { offscreen.emitContent(content, of: inner, clip: nil, into: &innerBefore) }
+        if let border = inner.border { offscreen.emitBorder(border, of: inner, clip: nil, into: &innerAfter) }
+        storeKeys.formUnion(offscreen.storeKeys)
+        object.innerBefore = innerBefore
+        object.innerAfter = innerAfter
+
+        let items = object.innerItems()
+        var maskItems: [PaintItem] = []
+        object.mask?.appendItems(to: &maskItems)
+        var hasher = Hasher()
+        for item in items { hasher.combine(item.signature) }
+        hasher.combine(object.mask != nil)
+        for item in maskItems { hasher.combine(item.signature) }
+        hasher.combine(group.clipsToBounds)
+        hasher.combine(group.cornerRadius)
+        hasher.combine(group.maskedCorners.rawValue)
+        hasher.combine(node.bounds)
+        let fingerprint = BackingStoreCache.Fingerprint.group(signature: hasher.finalize(), area: group.area, scale: group.scale)
+        let level = 1 + (items + maskItems).reduce(-1) { max($0, cache.pendingLevel(of: $1.source) ?? -1) }
+        let bounds = node.bounds
+        guard let store = tintedStore(node, .group, fingerprint, width: size.width, height: size.height, level: level, draw: { offscreen in
+            Self.drawGroup(bounds: bounds, group, inner: items, mask: object.mask == nil ? nil : maskItems, into: offscreen)
+        }) else {
+            object.before = []
+            object.after = []
+            return
+        }
+        var before: [PaintItem] = []
+        let clip = object.inputs.clip
+        if let shadow = node.shadow {
+            let bitmap = store.bitmap
+            let own = ShadowSource(area: group.area, scale: group.scale, identity: store.generation,
+                                   width: bitmap.width, height: bitmap.height, level: cache.pendingLevel(of: bitmap) ?? -1) { bitmap }
+            if let source = shadow.path.map({ shadowPathSource($0, node: node) }) ?? own {
+                emitShadow(shadow, of: node, source: source, clip: clip, into: &before)
+            }
+        }
+        let storeToBounds = Homography(scaleX: 1 / group.scale, y: 1 / group.scale)
+            .concatenating(Homography(translationX: group.area.minX, y: group.area.minY))
+        if let item = PaintItem(key: node.key(.group), source: store.bitmap, sourceIdentity: store.generation,
+                                transform: storeToBounds.concatenating(node.transform), opacity: node.opacity,
+                                filter: .bilinear, clip: clip, targetArea: targetArea) {
+            before.append(item)
+        }
+        object.before = before
+        object.after = []
+    }
+
+    /// Paints a group offscreen, then cuts it to its rounded bounds and its mask's alpha.
+    private static func drawGroup(bounds: CGRect, _ group: GroupDescription, inner: [PaintItem], mask maskItems: [PaintItem]?,
+                                  into offscreen: Bitmap) {
+        Painter.paint(inner, into: offscreen, damage: Region(offscreen.bounds), background: .clear, threads: 1)
+        let toOffscreen = ContentRasterizer.boundsToStore(area: group.area, scale: group.scale)
+        if group.clipsToBounds, let coverage = try? Bitmap(width: offscreen.width, height: offscreen.height) {
+            coverage.fill(ContentRasterizer.outline(bounds, radius: group.cornerRadius, corners: group.maskedCorners,
+                                                    within: group.area, scale: group.scale),
+                          with: .white, transform: toOffscreen)
+            offscreen.composite(coverage, atX: 0, y: 0, operator: .destinationIn)
+        }
+        if let maskItems, let mask = try? Bitmap(width: offscreen.width, height: offscreen.height) {
+            Painter.paint(maskItems, into: mask, damage: Region(mask.bounds), background: .clear, threads: 1)
+            offscreen.composite(mask, atX: 0, y: 0, operator: .destinationIn)
+        }
+    }
+
+    // MARK: Content and border
+
+    private mutating func emitContent(_ content: ContentDescription, of node: RenderNode, clip: PixelRect?,
+                                      into items: inout [PaintItem]) {
+        let key = node.key(.content)
+        if content.isContentsOnly, node.tint == nil, let contents = content.contents {
+            emitContentsImage(contents, content: content, node: node, key: key, clip: clip, into: &items)
+            return
+        }
+        emitStoredContent(content, node: node, key: key, clip: clip, into: &items)
+    }
+
+    private mutating func emitStoredContent(_ content: ContentDescription, node: RenderNode, key: PaintItem.Key,
+                                            clip: PixelRect?, into items: inout [PaintItem]) {
+        guard let (storeArea, scale) = storeGeometry(Self.contentArea(content, of: node), node: node) else { return }
+        let size = ContentRasterizer.storeSize(area: storeArea, scale: scale)
+        guard let store = tintedStore(node, .content, .content(content, area: storeArea, scale: scale),
+                                      width: size.width, height: size.height, level: 0, draw: { store in
+            ContentRasterizer.drawContent(content, area: storeArea, scale: scale, into: store)
+        }) else { return }
+        append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip, into: &items)
+    }
+
+    /// The part of bounds space a layer's content store covers: its bounds, and without a clip
+    /// also what contents (aspect fill, gravity) and shapes (strokes, caps) draw beyond them.
+    /// The content and the shadow cast by it use the same area, so they share one store.
+    private static func contentArea(_ content: ContentDescription, of node: RenderNode) -> CGRect {
+        var area = content.bounds
+        if node.childClip == nil {
+            if let contents = content.contents { area = area.union(ContentRasterizer.contentsFrame(contents, in: content.bounds)) }
+            if let shape = content.shape {
+                let extent = shape.extent
+                if RenderLimits.isSane(extent) { area = area.width > 0 && area.height > 0 ? area.union(extent) : extent }
+            }
+        }
+        return area
+    }
+
+    /// A layer showing only an image is composited from the image itself: one resampling.
+    private mutating func emitContentsImage(_ contents: ContentsDescription, content: ContentDescription,
+                                            node: RenderNode, key: PaintItem.Key, clip: PixelRect?, into items: inout [PaintItem]) {
+        let frame = ContentRasterizer.contentsFrame(contents, in: content.bounds)
+        guard let imageToBounds = ContentRasterizer.imageToBounds(contents, frame: frame) else { return }
+        let imageToTarget = Homography(imageToBounds).concatenating(node.transform)
+        let magnification = imageToTarget.largestScale(at: CGPoint(x: CGFloat(contents.image.width) / 2, y: CGFloat(contents.image.height) / 2))
+        let filter = ContentRasterizer.filter(contents, magnification: magnification)
+        let (source, sourceToImage) = ContentRasterizer.prefiltered(contents.image, magnification: magnification, filter: filter)
+        let transform = Homography(sourceToImage).concatenating(imageToTarget)
+        // At rest under a pure translation, an image that would be resampled every frame is
+        // resampled once into a store on whole device pixels, and copied from then on.
+        if node.isAtRest, !transform.kind.isIntegerTranslation,
+           RenderTree.pixelAligned(content.bounds, scale: node.rasterScale, under: node.transform) != nil {
+            emitStoredContent(content, node: node, key: key, clip: clip, into: &items)
+            return
+        }
+        var itemClip = clip
+        if contents.rect != CGRect(x: 0, y: 0, width: 1, height: 1) {
+            // Only the contentsRect part shows: cut at the frame's image when it is pixel aligned,
+            // otherwise draw through a store, which clips exactly.
+            guard let frameClip = RenderTree.pixelAlignedImage(of: frame, under: node.transform) else {
+                emitStoredContent(content, node: node, key: key, clip: clip, into: &items)
+                return
+            }
+            itemClip = itemClip.map { $0.intersection(frameClip) } ?? frameClip
+        }
+        var hasher = Hasher()
+        hasher.combine(ObjectIdentifier(source))
+        hasher.combine(content.version)
+        guard let item = PaintItem(key: key, source: source, sourceIdentity: hasher.finalize(),
+                                   transform: transform, opacity: node.opacity,
+                                   filter: filter == .nearest ? .nearest : .bilinear, clip: itemClip,
+                                   targetArea: targetArea) else { return }
+        items.append(item)
+    }
+
+    private mutating func emitBorder(_ border: BorderDescription, of node: RenderNode, clip: PixelRect?,
+                                     into items: inout [PaintItem]) {
+        guard let (storeArea, scale) = storeGeometry(border.bounds, node: node) else { return }
+        let size = ContentRasterizer.storeSize(area: storeArea, scale: scale)
+        guard let store = tintedStore(node, .border, .border(border, area: storeArea, scale: scale),
+                                      width: size.width, height: size.height, level: 0, draw: { store in
+            ContentRasterizer.drawBorder(border, area: storeArea, scale: scale, into: store)
+        }) else { return }
+        append(key: node.key(.border), store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity,
+               clip: clip, into: &items)
+    }
+
+    // MARK: Shadow
+
+    private mutating func emitShadow(_ shadow: ShadowDescription, of node: RenderNode, source: ShadowSource, clip: PixelRect?,
+                                     into items: inout [PaintItem]) {
+        let blur = BoxBlur(sigma: Double(shadow.radius * source.scale))
+        let padding = blur.spread + 1
+        let pad = CGFloat(padding) / source.scale
+        let area = source.area.insetBy(dx: -pad, dy: -pad)
+        let width = source.width + 2 * padding, height = source.height + 2 * padding
+        let key = node.storeKey(.shadow)
+        storeKeys.insert(key)
+        let make = source.make
+        guard let store = cache.store(for: key, fingerprint: .shadow(shadow, source: source.identity, area: area, scale: source.scale),
+                                      width: width, height: height, level: source.level + 1, draw: { result in
+            ShadowRasterizer.drawShadow(of: make(), padding: padding, blur: blur, color: shadow.color, into: result)
+        }) else { return }
+        let storeToBounds = Homography(scaleX: 1 / source.scale, y: 1 / source.scale)
+            .concatenating(Homography(translationX: area.minX + shadow.offset.width, y: area.minY + shadow.offset.height))
+        guard let item = PaintItem(key: node.key(.shadow), source: store.bitmap, sourceIdentity: store.generation,
+                                   transform: storeToBounds.concatenating(node.transform),
+                                   opacity: node.opacity * shadow.opacity, filter: .bilinear, clip: clip,
+                                   targetArea: targetArea) else { return }
+        items.append(item)
+    }
+
+    /// The shadow path's shape as an opaque bitmap in bounds space, made only when the shadow
+    /// is drawn.
+    private func shadowPathSource(_ path: Path, node: RenderNode) -> ShadowSource? {
+        let box = path.boundingBoxOfPath
+        guard RenderLimits.isSane(box), box.width > 0, box.height > 0,
+              let (area, scale) = storeGeometry(box.insetBy(dx: -1, dy: -1), node: node) else { return nil }
+        var hasher = Hasher()
+        hasher.combine(path)
+        let size = ContentRasterizer.storeSize(area: area, scale: scale)
+        return ShadowSource(area: area, scale: scale, identity: hasher.finalize(), width: size.width, height: size.height,
+                            level: -1) {
+            guard let bitmap = try? Bitmap(width: size.width, height: size.height) else { return Self.emptySource }
+            bitmap.fill(path, with: .black, transform: ContentRasterizer.boundsToStore(area: area, scale: scale))
+            return bitmap
+        }
+    }
+
+    /// A stand-in source when a shadow's source cannot be made (it then casts nothing).
+    private static var emptySource: Bitmap { try! Bitmap(width: 1, height: 1) }
+
+    /// The layer's own content and border as one bitmap in bounds space: what a shadow without
+    /// a path is cast by. Built from the same stores the layer paints with (same keys, same
+    /// areas), so a shadow never makes the layer's own stores be drawn again.
+    private mutating func ownPaintSource(of node: RenderNode) -> ShadowSource? {
+        var parts: [(store: BackingStoreCache.Entry, area: CGRect, scale: CGFloat)] = []
+        if let content = node.content, let (area, scale) = storeGeometry(Self.contentArea(content, of: node), node: node) {
+            let size = ContentRasterizer.storeSize(area: area, scale: scale)
+            if let store = tintedStore(node, .content, .content(content, area: area, scale: scale), width: size.width,
+                                       height: size.height, level: 0, draw: { store in
+                ContentRasterizer.drawContent(content, area: area, scale: scale, into: store)
+            }) {
+                parts.append((store, area, scale))
+            }
+        }
+        if let border = node.border, let (area, scale) = storeGeometry(border.bounds, node: node) {
+            let size = ContentRasterizer.storeSize(area: area, scale: scale)
+            if let store = tintedStore(node, .border, .border(border, area: area, scale: scale), width: size.width,
+                                       height: size.height, level: 0, draw: { store in
+                ContentRasterizer.drawBorder(border, area: area, scale: scale, into: store)
+            }) {
+                parts.append((store, area, scale))
+            }
+        }
+        guard let first = parts.first else { return nil }
+        var hasher = Hasher()
+        for part in parts { hasher.combine(part.store.generation) }
+        let area = parts.dropFirst().reduce(first.area) { $0.union($1.area) }
+        let scale = first.scale
+        let size = ContentRasterizer.storeSize(area: area, scale: scale)
+        let level = parts.reduce(-1) { max($0, cache.pendingLevel(of: $1.store.bitmap) ?? -1) }
+        return ShadowSource(area: area, scale: scale, identity: hasher.finalize(), width: size.width, height: size.height,
+                            level: level) {
+            guard parts.count > 1 else { return first.store.bitmap }
+            guard let combined = try? Bitmap(width: size.width, height: size.height) else { return Self.emptySource }
+            for part in parts {
+                // Store pixels → the combined bitmap's pixels: a whole-pixel offset at equal scales
+                // (store areas start on the scale's pixel grid).
+                let offset = Homography(translationX: (part.area.minX - area.minX) * scale,
+                                        y: (part.area.minY - area.minY) * scale)
+                let placement = part.scale == scale ? offset
+                    : Homography(scaleX: scale / part.scale, y: scale / part.scale).concatenating(offset)
+                try? combined.composite(part.store.bitmap, transform: placement)
+            }
+            return combined
+        }
+    }
+
+    // MARK: Helpers
+
+    /// A cached store, tinted by the node's replicator instance color when it has one.
+    private mutating func tintedStore(_ node: RenderNode, _ part: PaintItem.Part, _ fingerprint: BackingStoreCache.Fingerprint,
+                                      width: Int, height: Int, level: Int,
+                                      draw: @escaping (Bitmap) -> Void) -> BackingStoreCache.Entry? {
+        let key = node.storeKey(part)
+        storeKeys.insert(key)
+        guard let tint = node.tint else {
+            return cache.store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, draw: draw)
+        }
+        return cache.store(for: key, fingerprint: .tinted(fingerprint, tint), width: width, height: height, level: level) { store in
+            draw(store)
+            store.multiply(by: tint)
+        }
+    }
+
+    /// What a shadow is cast by: an opaque-where-solid bitmap of `width`x`height` over `area` of
+    /// bounds space at `scale`, made by `make` when the shadow is drawn (after every store of
+    /// `level`); `identity` changes with its pixels.
+    struct ShadowSource {
+        let area: CGRect
+        let scale: CGFloat
+        let identity: Int
+        let width: Int, height: Int
+        let level: Int
+        let make: () -> Bitmap
+    }
+
+    /// The part of `area` (bounds space) a store covers, and its scale: all of it at the node's
+    /// raster scale, or, for huge layers, only what can be seen, at a scale that fits the cap.
+    /// At rest under a pure translation the store starts on a device pixel (its content drawn
+    /// at the layer's sub-pixel offset); otherwise on its own pixel grid in bounds space.
+    private func storeGeometry(_ area: CGRect, node: RenderNode) -> (CGRect, CGFloat)? {
+        var storeArea = area
+        var scale = node.rasterScale
+        let limit = RenderLimits.maximumStoreSide
+        if storeArea.width * scale > limit || storeArea.height * scale > limit {
+            if let inverse = node.transform.inverted(),
+               let visible = inverse.projectedBounds(of: targetArea.cgRect.insetBy(dx: -2, dy: -2)) {
+                storeArea = storeArea.intersection(visible)
+            }
+            guard !storeArea.isNull, storeArea.width > 0, storeArea.height > 0 else { return nil }
+            let largest = max(storeArea.width, storeArea.height) * scale
+            if largest > limit { scale *= limit / largest }
+        }
+        guard storeArea.width > 0, storeArea.height > 0, scale > 0, scale.isFinite else { return nil }
+        if node.isAtRest, let aligned = RenderTree.pixelAligned(storeArea, scale: scale, under: node.transform) {
+            return (aligned, scale)
+        }
+        // Whole pixels at the store's scale, so that the store's grid lines up with the bounds.
+        let x0 = (storeArea.minX * scale).rounded(.down) / scale, y0 = (storeArea.minY * scale).rounded(.down) / scale
+        storeArea = CGRect(x: x0, y: y0, width: storeArea.maxX - x0, height: storeArea.maxY - y0)
+        return (storeArea, scale)
+    }
+
+    private func append(key: PaintItem.Key, store: BackingStoreCache.Entry, area: CGRect, scale: CGFloat,
+                        node: RenderNode, opacity: Double, clip: PixelRect?, into items: inout [PaintItem]) {
+        let storeToBounds = Homography(scaleX: 1 / scale, y: 1 / scale)
+            .concatenating(Homography(translationX: area.minX, y: area.minY))
+        guard let item = PaintItem(key: key, source: store.bitmap, sourceIdentity: store.generation,
+                                   transform: storeToBounds.concatenating(node.transform), opacity: opacity,
+                                   filter: .bilinear, clip: clip, targetArea: targetArea) else { return }
+        items.append(item)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// One layer (one replicator instance of it) as the renderer keeps it from frame to frame: what
+/// it draws (`node`), the paint items made from that, and its sublayers' objects.
+///
+/// Objects are rebuilt only when their layer, a descendant or an input from above changed (or
+/// an animation runs in their subtree); everything else is reused as it was, items included, so
+/// that a frame costs what changed. They belong to one `Renderer` and never leave its isolation
+/// domain; painting reads only the items, which are immutable values.
+final class RenderObject {
+    enum Kind {
+        /// Content and sublayers composited straight into the target.
+        case plain
+        /// The subtree drawn offscreen and composited as one quad (its sublayers are inside).
+        case group
+        /// A transform layer: nothing of its own; sublayers kept in 3D and depth-sorted.
+        case transformLayer
+    }
+
+    struct Key: Hashable {
+        let layer: LayerID
+        let instance: Int
+    }
+
+    let model: Layer
+    let key: Key
+    var kind: Kind = .plain
+    /// What the object was built from, besides its own layer's state.
+    var inputs: NodeInputs
+    /// What the layer draws in the target (for a group: the group's composite).
+    var node: RenderNode
+    /// For a group, the layer's own content and border, drawn inside its offscreen bitmap.
+    var inner: RenderNode?
+    /// The presented zPosition, which orders sublayers.
+    var zPosition: CGFloat = 0
+
+    /// Sublayers' objects in painter's order (for a group: inside the offscreen bitmap).
+    var children: [RenderObject] = []
+    /// Plain and group objects whose sublayers are not replicated: the index in `children` of
+    /// each sublayer's object, for updating only the sublayers that changed.
+    var childSlots: [ObjectIdentifier: Int]? = nil
+    /// Indices in `children` of objects with animations in their subtrees: revisited every frame.
+    var animatedChildren: Set<Int> = []
+    /// A group's mask layer, inside the offscreen bitmap.
+    var mask: RenderObject?
+    /// What sublayers are placed with: the map into the target (or offscreen), the opacity they
+    /// inherit, the target area, the clip their items get, and whether they are at rest.
+    var childPlacement = ChildPlacement()
+
+    /// Whether the layer itself has animations (it is presented anew every frame).
+    var selfAnimated = false
+    /// Whether anything in the subtree (mask included) has animations.
+    var subtreeAnimated = false
+
+    /// Items painted beneath the sublayers (shadow, content; for a group: shadow, composite).
+    var before: [PaintItem] = []
+    /// Items painted over the sublayers (the border).
+    var after: [PaintItem] = []
+    /// For a group: its own content and border inside the offscreen bitmap.
+    var innerBefore: [PaintItem] = [], innerAfter: [PaintItem] = []
+    /// The backing stores the items above draw from (released when the object goes).
+    var storeKeys: Set<PaintItem.Key> = []
+
+    init(model: Layer, instance: Int, inputs: NodeInputs, node: RenderNode) {
+        self.model = model
+        self.key = Key(layer: model.id, instance: instance)
+        self.inputs = inputs
+        self.node = node
+    }
+
+    /// Every item of the subtree in painter's order.
+    func appendItems(to items: inout [PaintItem]) {
+        items.append(contentsOf: before)
+        if kind != .group { for child in children { child.appendItems(to: &items) } }
+        items.append(contentsOf: after)
+    }
+
+    /// The items a group's offscreen bitmap is painted from.
+    func innerItems() -> [PaintItem] {
+        var items = innerBefore
+        for child in children { child.appendItems(to: &items) }
+        items.append(contentsOf: innerAfter)
+        return items
+    }
+
+    /// The items of the subtree at or after `position` (a path below this object) in painter's
+    /// order.
+    func appendItems(from position: ArraySlice<Int>, to items: inout [PaintItem]) {
+        guard let first = position.first, first != PaintPosition.beforeMark else {
+            appendItems(to: &items)
+            return
+        }
+        if first != PaintPosition.afterMark, kind != .group {
+            let index = PaintPosition.childIndex(first)
+            if index < children.count {
+                children[index].appendItems(from: position.dropFirst(), to: &items)
+                for child in children[(index + 1)...] { child.appendItems(to: &items) }
+            }
+        }
+        items.append(contentsOf: after)
+    }
+
+    /// The items of the subtree strictly before `position`, in painter's order.
+    func appendItems(before position: ArraySlice<Int>, to items: inout [PaintItem]) {
+        guard let first = position.first, first != PaintPosition.beforeMark else { return }
+        items.append(contentsOf: before)
+        guard kind != .group else { return }
+        if first == PaintPosition.afterMark {
+            for child in children { child.appendItems(to: &items) }
+            return
+        }
+        let index = PaintPosition.childIndex(first)
+        for child in children.prefix(min(index, children.count)) { child.appendItems(to: &items) }
+        if index < children.count { children[index].appendItems(before: position.dropFirst(), to: &items) }
+    }
+}
+
+/// How an object's sublayers are placed.
+struct ChildPlacement {
+    var toTarget: Transform3D = .identity
+    var opacity: Double = 1
+    var targetArea: CGRect = .zero
+    var clip: PixelRect? = nil
+    var atRest = false
+    var depth = 0
+}
+
+/// Everything a layer's object depends on besides the layer itself: equal inputs, an unchanged
+/// subtree and no animation mean the object from the last frame is still right.
+struct NodeInputs: Equatable {
+    var toTarget: Transform3D
+    var opacity: Double
+    var targetArea: CGRect
+    var clip: PixelRect?
+    var depth: Int
+    var tint: Color?
+    var isRoot: Bool
+    var parentAtRest: Bool
+}
+
+/// A place in a frame's painter's order: the path of sublayer slots from the root, each level
+/// `beforeMark` (the layer's own paint beneath its sublayers), a child slot, or `afterMark` (its
+/// border, over them). Lexicographic order is painter's order.
+struct PaintPosition: Comparable {
+    static let beforeMark = 0
+    static let afterMark = Int.max
+
+    var path: [Int]
+
+    static func childMark(_ index: Int) -> Int { 2 * index + 1 }
+    static func childIndex(_ mark: Int) -> Int { (mark - 1) / 2 }
+
+    static func < (a: PaintPosition, b: PaintPosition) -> Bool {
+        a.path.lexicographicallyPrecedes(b.path)
+    }
+}

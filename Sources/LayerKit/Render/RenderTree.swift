@@ -1,0 +1,667 @@
+import Foundation
+
+/// A renderer's retained view of one layer tree at one device scale and viewport: an object per
+/// drawn layer, brought up to date each frame by revisiting only what changed.
+///
+/// A frame walks down from the root only into subtrees whose change stamp is newer than the
+/// last frame's, or that run animations; an unchanged subtree under unchanged inputs keeps its
+/// objects and their paint items as they are. A frame with no change and no animation walks
+/// nothing. While walking it resolves geometry into homographies, flattens each layer's subtree
+/// into its plane (except under transform layers), culls what cannot be seen, decides which
+/// subtrees need an offscreen group, emits paint items and collects the damage.
+///
+/// Runs on the model's isolation domain (it reads layers); what it hands to painting is immutable.
+final class RenderTree {
+    let root: Layer
+    /// Device pixels per point.
+    let deviceScale: CGFloat
+    /// The device pixels that matter (the frame); geometry outside only costs nothing.
+    let viewport: PixelRect
+    let cache: BackingStoreCache
+    /// The object of the root layer (nil when nothing is drawn).
+    private(set) var rootObject: RenderObject?
+    /// The change stamp the objects are up to date with (0: never built).
+    private(set) var seen: UInt64 = 0
+    private var built = false
+
+    /// Deeper trees are cut here so that pathological nesting cannot exhaust the stack.
+    static let maximumDepth = Layer.maximumDrawingDepth
+
+    /// Layers whose objects were built or revisited since the tree was made (for tests: an idle
+    /// frame must add nothing).
+    private(set) var visits = 0
+
+    init(root: Layer, deviceScale: CGFloat, viewport: PixelRect, cache: BackingStoreCache) {
+        self.root = root
+        self.deviceScale = deviceScale
+        self.viewport = viewport
+        self.cache = cache
+    }
+
+    /// Whether a frame now would show exactly the last one: nothing in the tree changed since and
+    /// nothing in it animates.
+    var isUpToDate: Bool {
+        built && root.tracking.subtreeStamp <= seen && !(rootObject?.subtreeAnimated ?? false)
+    }
+
+    /// Brings the objects up to date with the tree at tree time `time`: every layer that needs
+    /// it is read through its presentation at its own local time, and the tree's current time
+    /// becomes `time`. What changed is recorded in `frame`.
+    func update(at time: TimeInterval, _ frame: FrameChanges) {
+        root.treeTime = time
+        guard !isUpToDate else { return }
+        let previous = seen
+        seen = ChangeClock.beginSnapshot()
+        let walk = Walk(tree: self, seenBefore: built ? previous : 0, frame: frame)
+        let rootTime = root.localTime(fromParent: time)
+        let presented = walk.present(root, at: rootTime)
+        let rootToDevice = Transform3D(translationX: -presented.bounds.minX, y: -presented.bounds.minY)
+            .concatenating(Transform3D(scaleX: deviceScale, y: deviceScale))
+        let inputs = NodeInputs(toTarget: rootToDevice, opacity: 1, targetArea: viewport.cgRect, clip: nil, depth: 0,
+                                tint: nil, isRoot: true, parentAtRest: true)
+        let sublayer = Walk.Sublayer(model: root, presented: presented, time: rootTime, toParent: .identity)
+        let old = rootObject
+        rootObject = walk.visit(old, sublayer, inputs: inputs, position: [])
+        if let old, old !== rootObject { walk.dispose(old, position: []) }
+        built = true
+    }
+
+    /// Every item of the frame, in painter's order.
+    func allItems() -> [PaintItem] {
+        var items: [PaintItem] = []
+        rootObject?.appendItems(to: &items)
+        return items
+    }
+
+    /// Releases every store the objects hold (the tree is being replaced).
+    func discard() {
+        if let rootObject { Walk.releaseStores(of: rootObject, cache: cache) }
+        rootObject = nil
+    }
+
+    fileprivate func countVisit() { visits += 1 }
+}
+
+/// What one frame's update changed: damaged target pixels, the earliest painter's-order position
+/// that changed, and the animation handlers to run once the frame is done.
+final class FrameChanges {
+    /// Target pixels whose paint may differ from the last frame.
+    var damage: [PixelRect] = []
+    /// The earliest position in painter's order whose paint changed (nil: none).
+    var firstChange: PaintPosition?
+    /// Animation start and stop handlers found while presenting layers, run after the frame (so
+    /// that user code never changes the tree while it is being read).
+    var callbacks: [() -> Void] = []
+    /// The presentation copies made this frame, so that a layer is presented once per frame.
+    var presentations: [ObjectIdentifier: (time: TimeInterval, layer: Layer)] = [:]
+
+    func noteChange(at path: [Int]) {
+        let position = PaintPosition(path: path)
+        if firstChange.map({ position < $0 }) ?? true { firstChange = position }
+    }
+}
+
+/// One frame's walk down a render tree.
+private struct Walk {
+    let tree: RenderTree
+    /// Subtrees whose stamps are not newer than this are as the objects show them.
+    let seenBefore: UInt64
+    let frame: FrameChanges
+
+    var deviceScale: CGFloat { tree.deviceScale }
+    var cache: BackingStoreCache { tree.cache }
+
+    /// A sublayer about to be visited: its model, presentation, local time, map into its
+    /// superlayer's space, and (under replicators) which instance it is and its tint.
+    struct Sublayer {
+        let model: Layer
+        let presented: Layer
+        let time: TimeInterval
+        let toParent: Transform3D
+        var instance: Int = 0
+        var tint: Color? = nil
+    }
+
+    // MARK: Visiting
+
+    /// The up-to-date object for `sublayer` under `inputs`: `old` untouched when nothing it shows
+    /// changed, `old` updated in place, or a new object; nil when nothing is drawn.
+    /// `position` is the object's path in the frame's painter's order (nil inside a group, whose
+    /// changes reach the frame through the group's own paint).
+    func visit(_ old: RenderObject?, _ sublayer: Sublayer, inputs: NodeInputs, position: [Int]?) -> RenderObject? {
+        let model = sublayer.model
+        if let old, old.inputs == inputs {
+            if !old.subtreeAnimated, model.tracking.subtreeStamp <= seenBefore { return old }
+            if !old.selfAnimated, model.tracking.ownStamp <= seenBefore, old.childSlots != nil,
+               updateChangedChildren(of: old, time: sublayer.time, position: position) {
+                return old
+            }
+        }
+        return build(old, sublayer, inputs: inputs, position: position)
+    }
+
+    /// The layer as shown at its local time: its presentation copy when animations run.
+    ///
+    /// Presenting has effects — animations that ended are removed, handlers are queued — so a
+    /// layer presented twice in a frame (its superlayer rebuilt after a look at its changed
+    /// sublayers) gets the first presentation again, not one without the removed animations.
+    func present(_ layer: Layer, at localTime: TimeInterval, notify: Bool = true) -> Layer {
+        layer.hasBeenRendered = true
+        layer.displayIfNeeded()
+        if !notify { return layer.presentationCopy(atLocalTime: localTime, notify: false) ?? layer }
+        let key = ObjectIdentifier(layer)
+        if let earlier = frame.presentations[key], earlier.time == localTime { return earlier.layer }
+        let presented = layer.presentationCopy(atLocalTime: localTime, notify: true, callbacks: &frame.callbacks) ?? layer
+        if presented !== layer { frame.presentations[key] = (localTime, presented) }
+        return presented
+    }
+
+    /// Revisits only the sublayers that changed (or animate) of an object whose own layer did not
+    /// change. Returns false, having changed nothing that matters, when that is not enough — a
+    /// changed sublayer was not drawn before, is no longer drawn, or moved in drawing order —
+    /// and the object must be rebuilt.
+    private func updateChangedChildren(of object: RenderObject, time: TimeInterval, position: [Int]?) -> Bool {
+        guard let slots = object.childSlots else { return false }
+        let model = object.model
+        let changed = model.takeChangedChildren(after: seenBefore)
+            ?? (model.sublayerStorage + (model.mask.map { [$0] } ?? [])).filter { $0.tracking.subtreeStamp > seenBefore }
+        var targets: [(index: Int, layer: Layer)] = []
+        var maskChanged = false
+        var listed = Set<Int>()
+        for layer in changed {
+            if layer === model.mask { maskChanged = true; continue }
+            guard let index = slots[ObjectIdentifier(layer)] else { return false }
+            if listed.insert(index).inserted { targets.append((index, layer)) }
+        }
+        for index in object.animatedChildren where listed.insert(index).inserted {
+            targets.append((index, object.children[index].model))
+        }
+        if maskChanged, object.mask == nil { return false }
+        // Present and check them all before touching anything.
+        let space = model.sublayerSpaceTransform
+        var visits: [(index: Int, sublayer: Sublayer)] = []
+        for (index, layer) in targets {
+            let child = object.children[index]
+            let t = layer.localTime(fromParent: time)
+            let p = present(layer, at: t)
+            guard p.zPosition == child.zPosition, !p.isHidden, p.opacity > 0 else { return false }
+            visits.append((index, Sublayer(model: layer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: space),
+                                           instance: child.key.instance, tint: child.inputs.tint)))
+        }
+        tree.countVisit()
+        for (index, sublayer) in visits {
+            let old = object.children[index]
+            let inputs = childInputs(sublayer, object.childPlacement)
+            let childPosition = object.kind == .group ? nil : position.map { $0 + [PaintPosition.childMark(index)] }
+            // Culled now: the caller rebuilds the object, which also lets the old child go.
+            guard let updated = visit(old, sublayer, inputs: inputs, position: childPosition) else { return false }
+            if updated !== old {
+                dispose(old, position: childPosition)
+                object.children[index] = updated
+            }
+            if updated.subtreeAnimated { object.animatedChildren.insert(index) } else { object.animatedChildren.remove(index) }
+        }
+        if maskChanged, let mask = object.mask, let maskLayer = model.mask {
+            let t = maskLayer.localTime(fromParent: time)
+            let p = present(maskLayer, at: t)
+            let sublayer = Sublayer(model: maskLayer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: .identity))
+            let updated = visit(mask, sublayer, inputs: childInputs(sublayer, object.childPlacement), position: nil)
+            if updated !== mask { dispose(mask, position: nil) }
+            object.mask = updated
+        }
+        object.subtreeAnimated = object.selfAnimated || !object.animatedChildren.isEmpty || (object.mask?.subtreeAnimated ?? false)
+        if object.kind == .group { reemit(object, position: position) }
+        return true
+    }
+
+    /// The inputs of a sublayer placed by `placement`.
+    private func childInputs(_ sublayer: Sublayer, _ placement: ChildPlacement) -> NodeInputs {
+        NodeInputs(toTarget: sublayer.toParent.concatenating(placement.toTarget), opacity: placement.opacity,
+                   targetArea: placement.targetArea, clip: placement.clip, depth: placement.depth + 1,
+                   tint: sublayer.tint, isRoot: false, parentAtRest: placement.atRest)
+    }
+
+    // MARK: Building
+
+    /// Builds the object of a layer whose own state, inputs or animations changed: its node,
+    /// its sublayers (reusing their objects where they are unchanged) and its items.
+    private func build(_ old: RenderObject?, _ sublayer: Sublayer, inputs: NodeInputs, position: [Int]?) -> RenderObject? {
+        let model = sublayer.model, layer = sublayer.presented
+        tree.countVisit()
+        let layerOpacity = inputs.isRoot ? 1 : Double(layer.opacity)
+        guard !layer.isHidden, layerOpacity > 0, inputs.depth < RenderTree.maximumDepth, inputs.toTarget.isFinite else { return nil }
+        let opacity = inputs.opacity * min(layerOpacity, 1)
+        let transform = Homography(inputs.toTarget)
+        // Presented through a copy when animations ran, even one that ended in this very frame
+        // (and was removed): its last value may differ from the model's, so the next frame must
+        // look again.
+        let selfAnimated = layer !== model || model.animationKeys() != nil
+        let atRest = inputs.parentAtRest && !selfAnimated
+        let sublayers = presentedSublayers(of: model, presented: layer, localTime: sublayer.time, instance: sublayer.instance,
+                                           tint: sublayer.tint)
+        let isReplicated = layer is ReplicatorLayer
+
+        if layer is TransformLayer {
+            let node = RenderNode(id: layer.id, transform: transform, bounds: layer.bounds, opacity: opacity,
+                                  rasterScale: deviceScale, content: nil, border: nil, shadow: nil, childClip: nil, group: nil,
+                                  instance: sublayer.instance, tint: sublayer.tint)
+            let object = prepare(old, model: model, instance: sublayer.instance, inputs: inputs, node: node, kind: .transformLayer, position: position)
+            object.zPosition = layer.zPosition
+            object.selfAnimated = selfAnimated
+            object.childPlacement = ChildPlacement(toTarget: inputs.toTarget, opacity: opacity, targetArea: inputs.targetArea,
+                                                   clip: inputs.clip, atRest: atRest, depth: inputs.depth)
+            // Depth in the transform layer's own space, before projection: larger is nearer.
+            let depths = Dictionary(sublayers.map { s -> (RenderObject.Key, CGFloat) in
+                let c = CGPoint(x: s.presented.bounds.midX, y: s.presented.bounds.midY)
+                return (RenderObject.Key(layer: s.model.id, instance: s.instance), s.toParent.apply(x: c.x, y: c.y, epsilon: -.infinity)?.z ?? 0)
+            }, uniquingKeysWith: { a, _ in a })
+            // Children are sorted after they are built, so each records its changes at the
+            // transform layer's first child slot: never later in painter's order than it is.
+            buildChildren(of: object, sublayers, position: position, childPosition: { _ in position.map { $0 + [PaintPosition.childMark(0)] } },
+                          slots: false) { children in
+                children.enumerated().sorted { a, b in
+                    (depths[a.element.key] ?? 0, a.offset) < (depths[b.element.key] ?? 0, b.offset)
+                }.map(\.element)
+            }
+            finish(object, old: old, position: position)
+            return object
+        }
+
+        let bounds = layer.bounds
+        guard RenderLimits.isSane(bounds), transform.kind != .degenerate else { return nil }
+        if !layer.isDoubleSided, RenderTree.isBackFacing(transform, bounds: bounds) { return nil }
+
+        let rasterScale = RenderTree.rasterScale(of: transform, at: CGPoint(x: bounds.midX, y: bounds.midY), deviceScale: deviceScale)
+        let hasChildren = sublayers.contains { !$0.presented.isHidden && $0.presented.opacity > 0 }
+        let clipIsPixelAligned = layer.masksToBounds && layer.cornerRadius <= 0 && RenderTree.pixelAlignedImage(of: bounds, under: transform) != nil
+        let needsGroup = layer.shouldRasterize || model.mask != nil ||
+            (layer.shadowOpacity > 0 && layer.shadowPath == nil && hasChildren) ||
+            (layer.masksToBounds && hasChildren && !clipIsPixelAligned) ||
+            (layer.masksToBounds && layer.cornerRadius > 0 && layer.contents != nil) ||
+            (opacity < 1 && layer.allowsGroupOpacity && hasChildren)
+        let shadow = shadowDescription(of: layer)
+
+        if needsGroup {
+            var scale = layer.shouldRasterize ? max(layer.rasterizationScale, 1e-3) * deviceScale : rasterScale
+            // The offscreen covers the bounds, or the part of them that can be seen.
+            var area = bounds
+            if let inverse = transform.inverted(), let visible = inverse.projectedBounds(of: inputs.targetArea.insetBy(dx: -2, dy: -2)) {
+                if area.width * scale > RenderLimits.maximumStoreSide || area.height * scale > RenderLimits.maximumStoreSide {
+                    area = area.intersection(visible)
+                }
+            }
+            guard !area.isNull, area.width > 0, area.height > 0 else { return nil }
+            let largest = max(area.width, area.height) * scale
+            if largest > RenderLimits.maximumStoreSide { scale *= RenderLimits.maximumStoreSide / largest }
+            if atRest { area = RenderTree.pixelAligned(area, scale: scale, under: transform) ?? area }
+
+            let toOffscreen = Transform3D(translationX: -area.minX, y: -area.minY)
+                .concatenating(Transform3D(scaleX: scale, y: scale))
+            let offscreenArea = CGRect(x: 0, y: 0, width: (area.width * scale).rounded(.up), height: (area.height * scale).rounded(.up))
+            let group = GroupDescription(scale: scale, area: area, clipsToBounds: layer.masksToBounds,
+                                         cornerRadius: layer.cornerRadius, maskedCorners: layer.maskedCorners,
+                                         rasterize: layer.shouldRasterize)
+            let node = RenderNode(id: layer.id, transform: transform, bounds: bounds, opacity: opacity, rasterScale: scale,
+                                  content: nil, border: nil, shadow: shadow, childClip: nil, group: group,
+                                  instance: sublayer.instance, tint: sublayer.tint, isAtRest: atRest)
+            let object = prepare(old, model: model, instance: sublayer.instance, inputs: inputs, node: node, kind: .group, position: position)
+            object.zPosition = layer.zPosition
+            object.selfAnimated = selfAnimated
+            // The group's own content is drawn inside the offscreen at the group's scale; its
+            // sublayers there are at rest unless the group itself animates.
+            object.inner = RenderNode(id: layer.id, transform: Homography(toOffscreen), bounds: bounds, opacity: 1,
+                                      rasterScale: scale, content: contentDescription(of: layer, scale: scale),
+                                      border: borderDescription(of: layer), shadow: nil, childClip: nil, group: nil,
+                                      instance: sublayer.instance, tint: sublayer.tint, isAtRest: !selfAnimated)
+            object.childPlacement = ChildPlacement(toTarget: toOffscreen, opacity: 1, targetArea: offscreenArea, clip: nil,
+                                                   atRest: !selfAnimated, depth: inputs.depth)
+            buildChildren(of: object, sublayers, position: nil, slots: !isReplicated)
+            // The mask, in the offscreen space.
+            let oldMask = object.mask
+            if let maskLayer = model.mask {
+                let t = maskLayer.localTime(fromParent: sublayer.time)
+                let p = present(maskLayer, at: t)
+                let s = Sublayer(model: maskLayer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: .identity))
+                object.mask = visit(oldMask?.model === maskLayer ? oldMask : nil, s,
+                                    inputs: childInputs(s, object.childPlacement), position: nil)
+            } else {
+                object.mask = nil
+            }
+            if let oldMask, oldMask !== object.mask { dispose(oldMask, position: nil) }
+            finish(object, old: old, position: position)
+            return object
+        }
+
+        let flattened = Layer.flattened(inputs.toTarget)
+        let childClip = layer.masksToBounds ? RenderTree.pixelAlignedImage(of: bounds, under: transform) : nil
+        let node = RenderNode(id: layer.id, transform: transform, bounds: bounds, opacity: opacity, rasterScale: rasterScale,
+                              content: contentDescription(of: layer, scale: rasterScale), border: borderDescription(of: layer),
+                              shadow: shadow, childClip: childClip, group: nil, instance: sublayer.instance, tint: sublayer.tint,
+                              isAtRest: atRest)
+        let object = prepare(old, model: model, instance: sublayer.instance, inputs: inputs, node: node, kind: .plain, position: position)
+        object.zPosition = layer.zPosition
+        object.selfAnimated = selfAnimated
+        let clip = childClip.map { c in inputs.clip.map { $0.intersection(c) } ?? c } ?? inputs.clip
+        object.childPlacement = ChildPlacement(toTarget: flattened, opacity: opacity,
+                                               targetArea: childClip.map { $0.cgRect.intersection(inputs.targetArea) } ?? inputs.targetArea,
+                                               clip: clip, atRest: atRest, depth: inputs.depth)
+        object.mask = nil
+        buildChildren(of: object, sublayers, position: position, slots: !isReplicated)
+        finish(object, old: old, position: position)
+        return object
+    }
+
+    /// `old` made ready to be rebuilt in place, or a new object.
+    private func prepare(_ old: RenderObject?, model: Layer, instance: Int, inputs: NodeInputs, node: RenderNode,
+                         kind: RenderObject.Kind, position: [Int]?) -> RenderObject {
+        guard let old else { return RenderObject(model: model, instance: instance, inputs: inputs, node: node).with(kind: kind) }
+        if old.kind != kind, old.kind != .group, let position {
+            // Sublayers that painted into the frame now paint into an offscreen group: what they
+            // painted goes (the group's own paint is compared as usual).
+            var items: [PaintItem] = []
+            for child in old.children { child.appendItems(to: &items) }
+            for item in items { frame.damage.append(contentsOf: item.footprint) }
+            if !items.isEmpty { frame.noteChange(at: position + [PaintPosition.beforeMark]) }
+        }
+        if old.kind == .group, kind != .group, let mask = old.mask {
+            dispose(mask, position: nil)
+            old.mask = nil
+        }
+        old.inputs = inputs
+        old.node = node
+        old.kind = kind
+        if kind != .group { old.inner = nil; old.innerBefore = []; old.innerAfter = [] }
+        return old
+    }
+
+    /// Emits the object's items, records what changed and whether the subtree animates.
+    private func finish(_ object: RenderObject, old: RenderObject?, position: [Int]?) {
+        // The layer's own list of changed children is consumed: the object now reflects them all.
+        _ = object.model.takeChangedChildren(after: seenBefore)
+        object.subtreeAnimated = object.selfAnimated || !object.animatedChildren.isEmpty || (object.mask?.subtreeAnimated ?? false)
+        reemit(object, position: position)
+    }
+
+    /// Emits the object's own items anew and damages what differs from the items it had.
+    private func reemit(_ object: RenderObject, position: [Int]?) {
+        let oldBefore = object.before, oldAfter = object.after, oldKeys = object.storeKeys
+        var emitter = ItemEmitter(cache: cache, targetArea: object.inputs.targetArea.pixelRect)
+        emitter.emit(object)
+        let keys = emitter.storeKeys
+        for key in keys.subtracting(oldKeys) { cache.retain(key) }
+        for key in oldKeys.subtracting(keys) { cache.release(key) }
+        object.storeKeys = keys
+        guard let position else { return }
+        if damage(from: oldBefore, to: object.before) { frame.noteChange(at: position + [PaintPosition.beforeMark]) }
+        if damage(from: oldAfter, to: object.after) { frame.noteChange(at: position + [PaintPosition.afterMark]) }
+    }
+
+    /// Adds to the frame's damage the footprints of items that appeared, went or changed;
+    /// returns whether any did.
+    private func damage(from old: [PaintItem], to new: [PaintItem]) -> Bool {
+        var changed = false
+        for item in new {
+            if let previous = old.first(where: { $0.key == item.key }),
+               previous.signature == item.signature, previous.extent == item.extent { continue }
+            frame.damage.append(contentsOf: item.footprint)
+            changed = true
+        }
+        for item in old {
+            if let current = new.first(where: { $0.key == item.key }),
+               current.signature == item.signature, current.extent == item.extent { continue }
+            frame.damage.append(contentsOf: item.footprint)
+            changed = true
+        }
+        return changed
+    }
+
+    /// Builds the children of `object` from `sublayers` (in drawing order), reusing the objects
+    /// of sublayers that are unchanged, and damages what appeared, went or moved in painter's
+    /// order.
+    private func buildChildren(of object: RenderObject, _ sublayers: [Sublayer], position: [Int]?,
+                               childPosition: (([Int]?) -> [Int]?)? = nil, slots: Bool,
+                               order: (([RenderObject]) -> [RenderObject])? = nil) {
+        let oldChildren = object.children
+        var oldByKey = Dictionary(oldChildren.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var children: [RenderObject] = []
+        children.reserveCapacity(sublayers.count)
+        for sublayer in sublayers {
+            let key = RenderObject.Key(layer: sublayer.model.id, instance: sublayer.instance)
+            let oldIndex = oldByKey.removeValue(forKey: key)
+            let old = oldIndex.map { oldChildren[$0] }
+            let natural = position.map { $0 + [PaintPosition.childMark(children.count)] }
+            let place = childPosition.map { $0(natural) } ?? natural
+            let child = visit(old, sublayer, inputs: childInputs(sublayer, object.childPlacement), position: place)
+            if let old, old !== child {
+                dispose(old, position: childPosition == nil ? oldIndex.map { i in position.map { $0 + [PaintPosition.childMark(i)] } } ?? nil : place)
+            }
+            if let child { children.append(child) }
+        }
+        for (_, index) in oldByKey {
+            let natural = position.map { $0 + [PaintPosition.childMark(index)] }
+            dispose(oldChildren[index], position: childPosition.map { $0(natural) } ?? natural)
+        }
+        if let order { children = order(children) }
+
+        if let position {
+            // Painter's order changed where the sequences first differ; objects that moved
+            // relative to the others (not on the longest run kept in order) repaint where they are.
+            let firstDifference = zip(oldChildren, children).enumerated().first { $0.element.0 !== $0.element.1 }?.offset
+                ?? min(oldChildren.count, children.count)
+            if firstDifference < max(oldChildren.count, children.count) {
+                frame.noteChange(at: position + [PaintPosition.childMark(firstDifference)])
+            }
+            let oldIndex = Dictionary(oldChildren.enumerated().map { (ObjectIdentifier($0.element), $0.offset) }, uniquingKeysWith: { a, _ in a })
+            let kept = children.compactMap { oldIndex[ObjectIdentifier($0)] }
+            let inOrder = Set(Self.longestIncreasingRun(kept))
+            for child in children {
+                if let i = oldIndex[ObjectIdentifier(child)], !inOrder.contains(i) {
+                    var items: [PaintItem] = []
+                    child.appendItems(to: &items)
+                    for item in items { frame.damage.append(contentsOf: item.footprint) }
+                }
+            }
+        }
+        object.children = children
+        object.animatedChildren = Set(children.indices.filter { children[$0].subtreeAnimated })
+        object.childSlots = slots ? Dictionary(children.enumerated().map { (ObjectIdentifier($0.element.model), $0.offset) },
+                                               uniquingKeysWith: { a, _ in a }) : nil
+    }
+
+    /// The values of the longest strictly increasing subsequence of `values`.
+    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
+        var tails: [Int] = [], tailIndex: [Int] = [], previous = [Int](repeating: -1, count: values.count)
+        for (i, v) in values.enumerated() {
+            var lo = 0, hi = tails.count
+            while lo < hi { let mid = (lo + hi) / 2; if tails[mid] < v { lo = mid + 1 } else { hi = mid } }
+            if lo > 0 { previous[i] = tailIndex[lo - 1] }
+            if lo == tails.count { tails.append(v); tailIndex.append(i) } else { tails[lo] = v; tailIndex[lo] = i }
+        }
+        var result: [Int] = []
+        var i = tailIndex.last ?? -1
+        while i >= 0 { result.append(values[i]); i = previous[i] }
+        return result.reversed()
+    }
+
+    /// Lets an object that is no longer drawn go: its stores are released and, in the frame,
+    /// what it painted is damaged.
+    func dispose(_ object: RenderObject, position: [Int]?) {
+        if let position {
+            var items: [PaintItem] = []
+            object.appendItems(to: &items)
+            for item in items { frame.damage.append(contentsOf: item.footprint) }
+            if !items.isEmpty { frame.noteChange(at: position) }
+        }
+        Self.releaseStores(of: object, cache: cache)
+    }
+
+    static func releaseStores(of object: RenderObject, cache: BackingStoreCache) {
+        var pending = [object]
+        while let o = pending.popLast() {
+            for key in o.storeKeys { cache.release(key) }
+            o.storeKeys = []
+            pending.append(contentsOf: o.children)
+            if let mask = o.mask { pending.append(mask) }
+        }
+    }
+
+    // MARK: Sublayers
+
+    /// The sublayers of `model` (shown as `presented`) with their presentations and local
+    /// times, in drawing order (by presented zPosition, ties in array order). A replicator's
+    /// sublayers come once per instance.
+    private func presentedSublayers(of model: Layer, presented: Layer, localTime: TimeInterval,
+                                    instance: Int, tint: Color?) -> [Sublayer] {
+        let space = presented.sublayerSpaceTransform
+        var result = model.sublayerStorage.map { child -> Sublayer in
+            let time = child.localTime(fromParent: localTime)
+            let p = present(child, at: time)
+            return Sublayer(model: child, presented: p, time: time, toParent: p.transformToSuperlayer(sublayerSpace: space),
+                            instance: instance, tint: tint)
+        }
+        if result.contains(where: { $0.presented.zPosition != 0 }) {
+            result = result.enumerated()
+                .sorted { ($0.element.presented.zPosition, $0.offset) < ($1.element.presented.zPosition, $1.offset) }
+                .map(\.element)
+        }
+        if let replicator = presented as? ReplicatorLayer {
+            result = replicate(result, by: replicator, localTime: localTime)
+        }
+        return result
+    }
+
+    /// The instances of a replicator's sublayers: instance i is turned by the instance transform
+    /// i times (about the replicator's anchor point), runs `i · instanceDelay` behind, and is
+    /// tinted by the instance color plus i times the offsets.
+    private func replicate(_ sublayers: [Sublayer], by replicator: ReplicatorLayer, localTime: TimeInterval) -> [Sublayer] {
+        let count = min(max(replicator.instanceCount, 0), ReplicatorLayer.maximumInstanceCount)
+        guard count != 1 else { return sublayers.map { var s = $0; s.tint = Self.combine(s.tint, replicator.instanceTint(0)); return s } }
+        let a = replicator.anchorPointInBounds
+        let step = Transform3D(translationX: -a.x, y: -a.y, z: -replicator.anchorPointZ)
+            .concatenating(replicator.instanceTransform)
+            .concatenating(Transform3D(translationX: a.x, y: a.y, z: replicator.anchorPointZ))
+        var result: [Sublayer] = []
+        var accumulated = Transform3D.identity
+        for i in 0..<count {
+            let delay = Double(i) * replicator.instanceDelay
+            for sublayer in sublayers {
+                let child = sublayer.model
+                let time = sublayer.time - delay
+                let p = i == 0 ? sublayer.presented : present(child, at: time, notify: false)
+                var hasher = Hasher()
+                hasher.combine(sublayer.instance)
+                hasher.combine(i)
+                result.append(Sublayer(model: child, presented: p, time: time,
+                                       toParent: p.transformToSuperlayer(sublayerSpace: replicator.sublayerSpaceTransform)
+                                           .concatenating(accumulated),
+                                       instance: i == 0 ? sublayer.instance : hasher.finalize(),
+                                       tint: Self.combine(sublayer.tint, replicator.instanceTint(i))))
+            }
+            accumulated = accumulated.concatenating(step)
+        }
+        return result
+    }
+
+    /// Two tints applied one after the other (nil is no tint).
+    static func combine(_ a: Color?, _ b: Color?) -> Color? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Color(red: a.red * b.red, green: a.green * b.green, blue: a.blue * b.blue, alpha: a.alpha * b.alpha)
+    }
+
+    // MARK: Descriptions
+
+    private func contentDescription(of layer: Layer, scale: CGFloat) -> ContentDescription? {
+        let drawn = layer.model().drawnContent(scale: scale)
+        let contents = layer.contents.map {
+            ContentsDescription(image: $0, gravity: layer.contentsGravity, rect: layer.contentsRect,
+                                center: layer.contentsCenter, scale: max(layer.contentsScale, 1e-3),
+                                minificationFilter: layer.minificationFilter, magnificationFilter: layer.magnificationFilter)
+        }
+        let background = layer.backgroundColor.flatMap { $0.alpha > 0 ? $0 : nil }
+        let shape = layer.shapeDescription, text = layer.textDescription, gradient = layer.gradientDescription
+        // A shape draws even with empty bounds; everything else needs an area.
+        guard shape != nil || ((background != nil || contents != nil || drawn != nil || text != nil || gradient != nil) &&
+                               layer.bounds.width > 0 && layer.bounds.height > 0) else { return nil }
+        return ContentDescription(bounds: layer.bounds, backgroundColor: background, cornerRadius: max(layer.cornerRadius, 0),
+                                  maskedCorners: layer.maskedCorners, contents: contents, drawn: drawn, shape: shape, text: text, gradient: gradient,
+                                  version: layer.contentVersion)
+    }
+
+    private func borderDescription(of layer: Layer) -> BorderDescription? {
+        guard layer.borderWidth > 0, layer.borderWidth.isFinite, let color = layer.borderColor, color.alpha > 0,
+              layer.bounds.width > 0, layer.bounds.height > 0 else { return nil }
+        return BorderDescription(bounds: layer.bounds, width: layer.borderWidth, color: color,
+                                 cornerRadius: max(layer.cornerRadius, 0), maskedCorners: layer.maskedCorners)
+    }
+
+    private func shadowDescription(of layer: Layer) -> ShadowDescription? {
+        guard layer.shadowOpacity > 0, let color = layer.shadowColor, color.alpha > 0,
+              layer.shadowRadius.isFinite, layer.shadowOffset.width.isFinite, layer.shadowOffset.height.isFinite
+        else { return nil }
+        return ShadowDescription(color: color, opacity: Double(min(layer.shadowOpacity, 1)), offset: layer.shadowOffset,
+                                 radius: max(layer.shadowRadius, 0), path: layer.shadowPath)
+    }
+
+}
+
+extension RenderTree {
+    // MARK: Geometry helpers
+
+    /// Whether the plane shows its back: its projected outline runs the other way round.
+    static func isBackFacing(_ h: Homography, bounds: CGRect) -> Bool {
+        let probe = bounds.width > 0 && bounds.height > 0 ? bounds : CGRect(x: bounds.minX, y: bounds.minY, width: 1, height: 1)
+        let polygon = h.projectedPolygon(of: probe)
+        return polygon.count >= 3 && signedArea(of: polygon) < 0
+    }
+
+    /// The device pixels exactly covered by `rect`, when the map is a pure scale and translation
+    /// landing on whole pixels; nil otherwise.
+    static func pixelAlignedImage(of rect: CGRect, under h: Homography) -> PixelRect? {
+        guard h.m12 == 0, h.m21 == 0, h.m13 == 0, h.m23 == 0, h.m33 == 1, h.m11 > 0, h.m22 > 0,
+              let image = h.projectedBounds(of: rect) else { return nil }
+        let tolerance: CGFloat = 1e-6
+        let edges = [image.minX, image.minY, image.maxX, image.maxY]
+        guard edges.allSatisfy({ abs($0 - $0.rounded()) < tolerance }) else { return nil }
+        return PixelRect(covering: image.insetBy(dx: tolerance, dy: tolerance))
+    }
+
+    /// `area` (bounds space) grown to start on a device pixel, when `h` shows the bounds space
+    /// as a pure translation of `scale` pixels per point: a store covering the result lands on
+    /// whole device pixels, its content rasterized at the layer's sub-pixel offset, and is
+    /// composited as a copy. Nil when `h` is anything else.
+    static func pixelAligned(_ area: CGRect, scale: CGFloat, under h: Homography) -> CGRect? {
+        let tolerance: CGFloat = 1e-9
+        guard h.m12 == 0, h.m21 == 0, h.m13 == 0, h.m23 == 0, h.m33 == 1,
+              abs(h.m11 - scale) <= tolerance * scale, abs(h.m22 - scale) <= tolerance * scale else { return nil }
+        // Device x of the area's left edge, snapped down to a pixel (a hair's rounding noise is
+        // not a pixel), mapped back to bounds space.
+        let x = area.minX * scale + h.m31, y = area.minY * scale + h.m32
+        let px = (x + 1e-6).rounded(.down), py = (y + 1e-6).rounded(.down)
+        let minX = (px - h.m31) / scale, minY = (py - h.m32) / scale
+        guard minX.isFinite, minY.isFinite else { return nil }
+        return CGRect(x: minX, y: minY, width: area.maxX - minX, height: area.maxY - minY)
+    }
+
+    /// The device pixels per point a layer is shown at, on a ladder of steps (√2 apart, anchored
+    /// at the device scale) so that a scale animation re-rasterizes a few times, not every frame.
+    static func rasterScale(of h: Homography, at point: CGPoint, deviceScale: CGFloat) -> CGFloat {
+        let largest = h.largestScale(at: point)
+        guard largest.isFinite, largest > 0 else { return deviceScale }
+        let steps = (2 * log2(largest / deviceScale) - 1e-6).rounded(.up)   // rounding noise is not a zoom
+        let clamped = min(max(steps, -12), 12)
+        return deviceScale * pow(2, clamped / 2)
+    }
+}
+
+extension RenderObject {
+    fileprivate func with(kind: Kind) -> RenderObject {
+        self.kind = kind
+        return self
+    }
+}
+
+extension CGRect {
+    /// The pixels this rect covers (for target areas, which are whole pixels).
+    var pixelRect: PixelRect { PixelRect(covering: self) }
+}
