@@ -71,6 +71,18 @@ public struct TimingParameters: Hashable, Sendable {
         return position(atLocal: active + timeOffset, atEnd: false)
     }
 
+    /// The earliest parent time from `t` on at which the animation's effect may change: `t`
+    /// itself while it is active (it changes continuously), its begin time before it begins, nil
+    /// once it has ended or when it is paused (its effect then stays as it is). A frame loop
+    /// sleeps until then.
+    public func nextChange(afterParentTime t: TimeInterval) -> TimeInterval? {
+        guard t.isFinite, speed != 0, speed.isFinite else { return nil }
+        guard speed > 0 else { return t }   // running backwards: treated as always changing
+        let active = (t - beginTime) * Double(speed)
+        if active < 0 { return beginTime }
+        return active < activeDuration ? t : nil
+    }
+
     /// The iteration fraction at local time `local`. At the end of the active span a whole
     /// number of cycles means the end of the last one (fraction 1, or 0 when autoreversing),
     /// not the start of the next.

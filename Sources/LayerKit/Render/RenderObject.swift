@@ -43,6 +43,9 @@ final class RenderObject {
     var animatedChildren: Set<Int> = []
     /// A group's mask layer, inside the offscreen bitmap.
     var mask: RenderObject?
+    /// Sublayers (or the mask) that draw nothing now but animate — faded to 0, turned away —
+    /// and so may draw in a later frame: the object is rebuilt every frame while there are any.
+    var culledAnimated: [Layer] = []
     /// What sublayers are placed with: the map into the target (or offscreen), the opacity they
     /// inherit, the target area, the clip their items get, and whether they are at rest.
     var childPlacement = ChildPlacement()

@@ -49,6 +49,7 @@ final class RenderTree {
     /// becomes `time`. What changed is recorded in `frame`.
     func update(at time: TimeInterval, _ frame: FrameChanges) {
         root.treeTime = time
+        frame.time = time
         guard !isUpToDate else { return }
         let previous = seen
         seen = ChangeClock.beginSnapshot()
@@ -94,6 +95,11 @@ final class FrameChanges {
     var callbacks: [() -> Void] = []
     /// The presentation copies made this frame, so that a layer is presented once per frame.
     var presentations: [ObjectIdentifier: (time: TimeInterval, layer: Layer)] = [:]
+    /// The frame's tree time.
+    var time: TimeInterval = 0
+    /// The earliest tree time at which an animation changes what is shown: the frame's own
+    /// time while one runs, nil when none will.
+    var nextAnimationChange: TimeInterval?
 
     func noteChange(at path: [Int]) {
         let position = PaintPosition(path: path)
@@ -132,7 +138,7 @@ private struct Walk {
         let model = sublayer.model
         if let old, old.inputs == inputs {
             if !old.subtreeAnimated, model.tracking.subtreeStamp <= seenBefore { return old }
-            if !old.selfAnimated, model.tracking.ownStamp <= seenBefore, old.childSlots != nil,
+            if !old.selfAnimated, old.culledAnimated.isEmpty, model.tracking.ownStamp <= seenBefore, old.childSlots != nil,
                updateChangedChildren(of: old, time: sublayer.time, position: position) {
                 return old
             }
@@ -148,12 +154,24 @@ private struct Walk {
     func present(_ layer: Layer, at localTime: TimeInterval, notify: Bool = true) -> Layer {
         layer.hasBeenRendered = true
         layer.displayIfNeeded()
-        if !notify { return layer.presentationCopy(atLocalTime: localTime, notify: false) ?? layer }
         let key = ObjectIdentifier(layer)
-        if let earlier = frame.presentations[key], earlier.time == localTime { return earlier.layer }
+        if notify, let earlier = frame.presentations[key], earlier.time == localTime { return earlier.layer }
+        guard !layer.animationEntries.isEmpty else { return layer }
+        noteNextAnimationChange(of: layer, after: localTime)
+        if !notify { return layer.presentationCopy(atLocalTime: localTime, notify: false) ?? layer }
         let presented = layer.presentationCopy(atLocalTime: localTime, notify: true, callbacks: &frame.callbacks) ?? layer
         if presented !== layer { frame.presentations[key] = (localTime, presented) }
         return presented
+    }
+
+    /// Records in the frame the tree time at which the layer's animations next change what it
+    /// shows (the frame's own time while one runs).
+    private func noteNextAnimationChange(of layer: Layer, after localTime: TimeInterval) {
+        let next = layer.animationEntries.compactMap { $0.animation.timing.nextChange(afterParentTime: localTime) }.min()
+        guard let next else { return }
+        let treeTime = next == localTime ? frame.time : layer.convertTime(next, to: nil)
+        guard treeTime.isFinite else { return }
+        frame.nextAnimationChange = min(frame.nextAnimationChange ?? .infinity, max(treeTime, frame.time))
     }
 
     /// Revisits only the sublayers that changed (or animate) of an object whose own layer did not
@@ -209,7 +227,8 @@ private struct Walk {
             if updated !== mask { dispose(mask, position: nil) }
             object.mask = updated
         }
-        object.subtreeAnimated = object.selfAnimated || !object.animatedChildren.isEmpty || (object.mask?.subtreeAnimated ?? false)
+        object.subtreeAnimated = object.selfAnimated || !object.animatedChildren.isEmpty || !object.culledAnimated.isEmpty ||
+            (object.mask?.subtreeAnimated ?? false)
         if object.kind == .group { reemit(object, position: position) }
         return true
     }
@@ -324,6 +343,7 @@ private struct Walk {
                 let s = Sublayer(model: maskLayer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: .identity))
                 object.mask = visit(oldMask?.model === maskLayer ? oldMask : nil, s,
                                     inputs: childInputs(s, object.childPlacement), position: nil)
+                if object.mask == nil, Self.animates(s) { object.culledAnimated.append(maskLayer) }
             } else {
                 object.mask = nil
             }
@@ -378,7 +398,8 @@ private struct Walk {
     private func finish(_ object: RenderObject, old: RenderObject?, position: [Int]?) {
         // The layer's own list of changed children is consumed: the object now reflects them all.
         _ = object.model.takeChangedChildren(after: seenBefore)
-        object.subtreeAnimated = object.selfAnimated || !object.animatedChildren.isEmpty || (object.mask?.subtreeAnimated ?? false)
+        object.subtreeAnimated = object.selfAnimated || !object.animatedChildren.isEmpty || !object.culledAnimated.isEmpty ||
+            (object.mask?.subtreeAnimated ?? false)
         reemit(object, position: position)
     }
 
@@ -424,6 +445,7 @@ private struct Walk {
         let oldChildren = object.children
         var oldByKey = Dictionary(oldChildren.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { a, _ in a })
         var children: [RenderObject] = []
+        var culled: [Layer] = []
         children.reserveCapacity(sublayers.count)
         for sublayer in sublayers {
             let key = RenderObject.Key(layer: sublayer.model.id, instance: sublayer.instance)
@@ -435,7 +457,11 @@ private struct Walk {
             if let old, old !== child {
                 dispose(old, position: childPosition == nil ? oldIndex.map { i in position.map { $0 + [PaintPosition.childMark(i)] } } ?? nil : place)
             }
-            if let child { children.append(child) }
+            if let child {
+                children.append(child)
+            } else if Self.animates(sublayer) {
+                culled.append(sublayer.model)
+            }
         }
         for (_, index) in oldByKey {
             let natural = position.map { $0 + [PaintPosition.childMark(index)] }
@@ -463,9 +489,16 @@ private struct Walk {
             }
         }
         object.children = children
+        object.culledAnimated = culled
         object.animatedChildren = Set(children.indices.filter { children[$0].subtreeAnimated })
         object.childSlots = slots ? Dictionary(children.enumerated().map { (ObjectIdentifier($0.element.model), $0.offset) },
                                                uniquingKeysWith: { a, _ in a }) : nil
+    }
+
+    /// Whether a sublayer is presented through animations (so that what it shows may change by
+    /// itself).
+    static func animates(_ sublayer: Sublayer) -> Bool {
+        sublayer.presented !== sublayer.model || !sublayer.model.animationEntries.isEmpty
     }
 
     /// The values of the longest strictly increasing subsequence of `values`.

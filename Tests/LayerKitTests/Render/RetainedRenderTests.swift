@@ -105,6 +105,37 @@ import Testing
         #expect(target.hasSamePixels(as: try Renderer(threadCount: 1).render(root, at: 10.0 / 30)))
     }
 
+    /// A layer that draws nothing now — faded to 0, or a one-sided card turned away — but
+    /// animates, shows up when its animation brings it back, though nothing else changed.
+    @Test func culledLayersThatAnimateComeBack() throws {
+        let root = rootLayer(100, 100)
+        let fading = solidLayer(CGRect(x: 10, y: 10, width: 30, height: 30), .red, in: root)
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 0.0
+        fade.toValue = 1.0
+        fade.duration = 1
+        fading.add(fade, forKey: "fade")
+        let card = solidLayer(CGRect(x: 60, y: 10, width: 30, height: 60), .blue, in: root)
+        card.isDoubleSided = false
+        var perspective = Transform3D.identity
+        perspective.m34 = -1 / 200
+        root.sublayerTransform = perspective
+        let flip = BasicAnimation(keyPath: "transform.rotation.y")
+        flip.fromValue = Double.pi
+        flip.toValue = 2 * Double.pi
+        flip.duration = 1
+        card.add(flip, forKey: "flip")
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 100, height: 100)
+        renderer.render(root, at: 0, into: target)
+        #expect(target.pixel(x: 25, y: 25).alpha == 0 && target.pixel(x: 75, y: 40).alpha == 0)
+        for t in [0.2, 0.5, 0.9] {
+            renderer.render(root, at: t, into: target)
+            #expect(target.hasSamePixels(as: try Renderer(threadCount: 1).render(root, at: t)), "at \(t)")
+        }
+        #expect(target.pixel(x: 25, y: 25).alpha > 0.8 && target.pixel(x: 75, y: 40).alpha > 0.9)
+    }
+
     /// The clock's ticks repaint through a cached picture of the face, and stay exact.
     @Test func clockTicksRepaintOverACachedPictureOfTheFace() throws {
         let clock = ClockScene(size: CGSize(width: 240, height: 240), style: .layers, startTime: 10 * 3600 + 8 * 60)

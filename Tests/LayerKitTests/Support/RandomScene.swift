@@ -168,7 +168,7 @@ final class RandomScene {
                 each(index) { $0.shadowOpacity = o; $0.shadowRadius = r; $0.shadowOffset = off }
             case 11: let z = CGFloat(int(-2..<3)); each(index) { $0.zPosition = z }
             case 12: each(index) { $0.shouldRasterize.toggle() }
-            case 13: let r = unit() * 10; each(index) { $0.cornerRadius = r }
+            case 13: let r = unit() * 10; each(index) { $0.cornerRadius = r; $0.isDoubleSided.toggle() }
             case 14:
                 if layer is ShapeLayer {
                     let path = path(in: layer.bounds.size), end = unit()
@@ -207,13 +207,15 @@ final class RandomScene {
                     each(index) { $0.mask = nil }
                 }
             case 19, 20:
-                let keyPath = ["position.x", "opacity", "transform.rotation.z", "backgroundColor", "bounds.size.width"][int(0..<5)]
+                let keyPath = ["position.x", "opacity", "transform.rotation.z", "backgroundColor", "bounds.size.width",
+                               "transform.rotation.y"][int(0..<6)]
                 let duration = [0.2, 0.5, 1.5][int(0..<3)]
                 let repeats = chance(0.5) ? Float.infinity : Float(int(1..<3))
                 let forwards = chance(0.3), removed = chance(0.7), reverses = chance(0.3)
                 let from: Any, to: Any
                 switch keyPath {
-                case "opacity": from = Double(unit()); to = Double(unit())
+                case "opacity": from = chance(0.4) ? 0.0 : Double(unit()); to = Double(unit())
+                case "transform.rotation.y": from = 0.0; to = Double.pi
                 case "backgroundColor": from = color(); to = color()
                 case "transform.rotation.z": from = 0.0; to = Double(unit() * 6)
                 default: from = Double(unit() * 40); to = Double(unit() * 80)
