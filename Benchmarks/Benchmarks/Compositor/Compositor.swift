@@ -1,5 +1,6 @@
 // The compositor scenes under ordo-one's package-benchmark harness: wall time, throughput,
-// mallocs and peak memory per frame, for LayerKit and for the raw-pixman and cairo baselines.
+// mallocs and peak memory per frame, for LayerKit and for the raw-pixman and cairo baselines (cairo
+// drawing each scene from scratch, and cairo compositing LayerKit's bitmaps).
 //
 //   swift package --package-path Benchmarks benchmark --target Compositor
 //
@@ -24,16 +25,18 @@ let benchmarks: @Sendable () -> Void = {
         ("1000 layers", { Scenes.layers(1000, width: $0, height: $1) }),
         ("100 layers + shadows", { Scenes.layers(100, shadows: true, width: $0, height: $1) }),
         ("perspective wall", Scenes.perspective), ("text board", Scenes.text), ("path shapes", Scenes.paths),
+        ("stroke-only shapes", Scenes.strokes),
     ]
     let drawers: [(String, (Scene) throws -> Drawer)] = [
         ("LayerKit 1 core", { try LayerKitDrawer($0, threads: 1) }),
         ("raw pixman", { try PixmanFloor($0) }),
-        ("cairo", { try CairoDrawer($0) }),
+        (cairoFromScratch, { try CairoDrawer($0) }),
+        (cairoBitmaps, { try CairoBitmapDrawer($0) }),
     ]
-    // cairo's matrices are affine: it cannot draw the perspective scenes (CairoDrawer throws).
+    // cairo's matrices are affine: it cannot draw the perspective scenes (its drawers throw).
     let cairoless: Set<String> = ["flip clock mid-flip", "perspective wall"]
     for (sceneName, build) in scenes {
-        for (drawerName, make) in drawers where !(drawerName == "cairo" && cairoless.contains(sceneName)) {
+        for (drawerName, make) in drawers where !(drawerName.hasPrefix("cairo") && cairoless.contains(sceneName)) {
             Benchmark("\(sceneName) 1080p, \(drawerName)") { benchmark in
                 let scene = build(width, height)
                 // A drawer that cannot draw the scene (cairo and perspective) has no numbers.

@@ -1,4 +1,3 @@
-import CCairoOracle
 import CPixman
 import Foundation
 import LayerKit
@@ -26,6 +25,8 @@ public final class LayerKitDrawer: Drawer {
     public let mode: Scene.Mode
     public let renderer: Renderer
     public let target: Bitmap
+    /// What the last frame repainted.
+    public private(set) var lastDamage: Region?
 
     /// - Parameter mode: how frames are drawn; the scene's own mode by default.
     public init(_ scene: Scene, threads: Int, mode: Scene.Mode? = nil) throws {
@@ -38,7 +39,7 @@ public final class LayerKitDrawer: Drawer {
     public func draw(frame i: Int) {
         scene.prepare?(i)
         if mode == .fullFrame { renderer.invalidate() }
-        renderer.render(scene.root, at: scene.time(ofFrame: i), into: target)
+        lastDamage = renderer.render(scene.root, at: scene.time(ofFrame: i), into: target)
     }
 
     public func pixels() -> [UInt32]? { target.withUnsafePixels { Array($0) } }
@@ -92,8 +93,32 @@ struct FrameComposites {
 
 // MARK: - Raw pixman
 
+/// How a composite samples its source, from cheapest to dearest.
+public enum CompositeCategory: String, CaseIterable, Codable, Sendable {
+    /// A whole-pixel offset: a copy (blended), no filtering.
+    case wholePixel = "whole-pixel copies"
+    /// Not turned, but at a fractional offset or scaled: bilinear through pixman's scaled paths.
+    case offsetOrScale = "fractional offsets and scales"
+    /// Turned (an affine map with shear or rotation): pixman's general affine bilinear fetcher.
+    case turned = "turned"
+    /// A true perspective map.
+    case perspective = "perspective"
+
+    init(_ c: CopiedComposite) {
+        switch c.kind {
+        case .integerTranslation, .degenerate: self = .wholePixel
+        case .affine: self = c.transform.m12 == 0 && c.transform.m21 == 0 ? .offsetOrScale : .turned
+        case .projective: self = .perspective
+        }
+    }
+}
+
 /// The same composites issued straight to pixman, with no framework: no tree, no snapshot, no
 /// damage, no cache, transforms converted beforehand. The floor for what LayerKit adds.
+///
+/// Given a damage region, it clears and composites only those pixels (each composite over its
+/// footprint within the damage), and given a category, issues only the composites of that kind:
+/// so it can time the painting of one frame's damage, part by part.
 public final class PixmanFloor: Drawer {
     private struct Op {
         let source: OpaquePointer
@@ -114,8 +139,15 @@ public final class PixmanFloor: Drawer {
     private var images: [OpaquePointer] = []
     private var frames: [[Op]] = []
     private var sourceStorage: [UnsafeMutablePointer<UInt32>] = []
+    /// What each frame clears before compositing: the damage, or the whole frame.
+    private var clearBoxes: [pixman_box32_t]
+    /// Composites issued per distinct frame.
+    public var compositeCounts: [Int] { frames.map(\.count) }
 
-    public init(_ scene: Scene) throws {
+    public init(_ scene: Scene, under damage: Region? = nil, only category: CompositeCategory? = nil) throws {
+        clearBoxes = (damage?.rects ?? [PixelRect(x: 0, y: 0, width: scene.width, height: scene.height)]).map {
+            pixman_box32_t(x1: Int32($0.minX), y1: Int32($0.minY), x2: Int32($0.maxX), y2: Int32($0.maxY))
+        }
         width = scene.width
         height = scene.height
         buffer = .allocate(capacity: width * height)
@@ -132,7 +164,8 @@ public final class PixmanFloor: Drawer {
                 images.append(image)
                 return image
             }
-            frames.append(try frame.composites.map { c in
+            let composites = frame.composites.filter { c in category.map { CompositeCategory(c) == $0 } ?? true }
+            frames.append(try composites.compactMap { c in
                 let alpha = UInt32((min(max(c.opacity, 0), 1) * 255).rounded())
                 var mask: OpaquePointer?
                 if alpha < 255 {
@@ -147,7 +180,7 @@ public final class PixmanFloor: Drawer {
                 case .degenerate:
                     throw Unsupported("a degenerate composite")
                 case let .integerTranslation(x, y):
-                    let (box, region) = makeRegion(c.footprint)
+                    guard let (box, region) = makeRegion(c.footprint, under: damage) else { return nil }
                     return Op(source: sources[c.source], transform: nil, filter: PIXMAN_FILTER_NEAREST, mask: mask,
                               offset: (-x, -y), box: box, region: region)
                 case .affine, .projective:
@@ -159,7 +192,7 @@ public final class PixmanFloor: Drawer {
                     guard let transform = pixmanTransform(c.transform, kind: c.kind, over: c.extent) else {
                         throw Unsupported("a transform out of pixman's fixed-point range")
                     }
-                    let (box, region) = makeRegion(c.footprint)
+                    guard let (box, region) = makeRegion(c.footprint, under: damage) else { return nil }
                     return Op(source: sources[c.source], transform: transform,
                               filter: c.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR,
                               mask: mask, offset: (0, 0), box: box, region: region)
@@ -171,8 +204,14 @@ public final class PixmanFloor: Drawer {
 
     private var regions: [UnsafeMutablePointer<pixman_region32_t>] = []
 
-    /// The footprint's bounding box, and a region for it when it has more than one band.
-    private func makeRegion(_ footprint: [PixelRect]) -> (PixelRect, UnsafeMutablePointer<pixman_region32_t>?) {
+    /// The footprint's bounding box, and a region for it when it has more than one band; within
+    /// the damage when there is one (nil when nothing of it is damaged).
+    private func makeRegion(_ footprint: [PixelRect], under damage: Region?) -> (PixelRect, UnsafeMutablePointer<pixman_region32_t>?)? {
+        var footprint = footprint
+        if let damage {
+            footprint = Region(footprint).intersection(damage).rects
+            guard !footprint.isEmpty else { return nil }
+        }
         let x0 = footprint.map(\.minX).min() ?? 0, y0 = footprint.map(\.minY).min() ?? 0
         let x1 = footprint.map(\.maxX).max() ?? 0, y1 = footprint.map(\.maxY).max() ?? 0
         let box = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
@@ -194,8 +233,7 @@ public final class PixmanFloor: Drawer {
 
     public func draw(frame i: Int) {
         var clear = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0)
-        var box = pixman_box32_t(x1: 0, y1: 0, x2: Int32(width), y2: Int32(height))
-        _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &clear, 1, &box)
+        _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &clear, Int32(clearBoxes.count), &clearBoxes)
         for op in frames[i % frames.count] {
             if var transform = op.transform {
                 _ = pixman_image_set_transform(op.source, &transform)
@@ -252,103 +290,6 @@ extension FrameComposites {
     static func sourceCorners(_ c: CopiedComposite, _ frame: FrameComposites) -> [CGPoint] {
         let s = frame.sources[c.source]
         return [CGPoint(x: 0, y: 0), CGPoint(x: s.width, y: 0), CGPoint(x: s.width, y: s.height), CGPoint(x: 0, y: s.height)]
-    }
-}
-
-// MARK: - cairo
-
-/// cairo's image back end drawing the same scene every frame: from the scene's own paths and
-/// strings where the scene has them (content that changes every frame), otherwise from the same
-/// bitmaps, transforms, opacities and clips LayerKit composites. cairo has no projective
-/// transforms, so perspective scenes are unsupported.
-public final class CairoDrawer: Drawer {
-    private struct Op {
-        let source: OpaquePointer  // cairo_surface_t
-        var matrix: cairo_matrix_t
-        let filter: cairo_filter_t
-        let opacity: Double
-        let clip: PixelRect?
-    }
-
-    private let scene: Scene
-    private let surface: OpaquePointer
-    private let cr: OpaquePointer
-    private var sources: [OpaquePointer] = []
-    private var frames: [[Op]] = []
-
-    public init(_ scene: Scene) throws {
-        self.scene = scene
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(scene.width), Int32(scene.height))
-        cr = cairo_create(surface)
-        guard scene.cairoVector == nil else { return }
-        for frame in FrameComposites.list(scene) {
-            let surfaces = frame.sources.map { source in
-                let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(source.width), Int32(source.height))!
-                let stride = Int(cairo_image_surface_get_stride(s)), data = cairo_image_surface_get_data(s)!
-                source.pixels.withUnsafeBytes { bytes in
-                    for y in 0..<source.height {
-                        memcpy(data + y * stride, bytes.baseAddress! + y * source.width * 4, source.width * 4)
-                    }
-                }
-                cairo_surface_mark_dirty(s)
-                sources.append(s)
-                return s
-            }
-            frames.append(try frame.composites.map { c in
-                let t = c.transform
-                guard c.kind != .projective else {
-                    throw Unsupported("perspective: cairo's matrices are affine")
-                }
-                let w = t.m33
-                let matrix = cairo_matrix_t(xx: t.m11 / w, yx: t.m12 / w, xy: t.m21 / w, yy: t.m22 / w,
-                                            x0: t.m31 / w, y0: t.m32 / w)
-                let filter: cairo_filter_t
-                if case .integerTranslation = c.kind { filter = CAIRO_FILTER_NEAREST }
-                else { filter = c.filter == .nearest ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR }
-                return Op(source: surfaces[c.source], matrix: matrix, filter: filter, opacity: c.opacity, clip: c.clip)
-            })
-        }
-    }
-
-    deinit {
-        for s in sources { cairo_surface_destroy(s) }
-        cairo_destroy(cr)
-        cairo_surface_destroy(surface)
-    }
-
-    public func draw(frame i: Int) {
-        if let vector = scene.cairoVector {
-            vector(cr, i)
-            cairo_surface_flush(surface)
-            return
-        }
-        cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        for var op in frames[i % frames.count] {
-            if let clip = op.clip {
-                cairo_save(cr)
-                cairo_rectangle(cr, Double(clip.x), Double(clip.y), Double(clip.width), Double(clip.height))
-                cairo_clip(cr)
-            }
-            cairo_set_matrix(cr, &op.matrix)
-            cairo_set_source_surface(cr, op.source, 0, 0)
-            cairo_pattern_set_filter(cairo_get_source(cr), op.filter)
-            if op.opacity < 1 { cairo_paint_with_alpha(cr, op.opacity) } else { cairo_paint(cr) }
-            if op.clip != nil { cairo_restore(cr) } else { cairo_identity_matrix(cr) }
-        }
-        cairo_surface_flush(surface)
-    }
-
-    public func pixels() -> [UInt32]? {
-        let stride = Int(cairo_image_surface_get_stride(surface)), data = cairo_image_surface_get_data(surface)!
-        var result = [UInt32](repeating: 0, count: scene.width * scene.height)
-        result.withUnsafeMutableBytes { out in
-            for y in 0..<scene.height {
-                memcpy(out.baseAddress! + y * scene.width * 4, data + y * stride, scene.width * 4)
-            }
-        }
-        return result
     }
 }
 

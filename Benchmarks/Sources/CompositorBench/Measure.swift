@@ -52,6 +52,31 @@ public func difference(_ a: [UInt32], _ b: [UInt32]) -> (mean: Double, largest: 
     return (Double(total) / Double(max(1, a.count * 4)), largest)
 }
 
+/// How far two pictures are apart at a coarser scale: the mean absolute difference (8-bit levels)
+/// of their channels averaged over `block`×`block` squares. Glyphs placed a fraction of a pixel
+/// apart by two text rasterizers barely count; a missing or misplaced shape still does.
+public func coarseDifference(_ a: [UInt32], _ b: [UInt32], width: Int, block: Int = 4) -> Double {
+    precondition(a.count == b.count && width > 0 && block > 0)
+    let height = a.count / width
+    var total = 0.0, count = 0
+    for by in stride(from: 0, to: height - block + 1, by: block) {
+        for bx in stride(from: 0, to: width - block + 1, by: block) {
+            for shift in stride(from: 0, to: 32, by: 8) {
+                var sa = 0, sb = 0
+                for y in by..<by + block {
+                    for x in bx..<bx + block {
+                        sa += Int((a[y * width + x] >> UInt32(shift)) & 0xFF)
+                        sb += Int((b[y * width + x] >> UInt32(shift)) & 0xFF)
+                    }
+                }
+                total += Double(abs(sa - sb)) / Double(block * block)
+                count += 1
+            }
+        }
+    }
+    return count > 0 ? total / Double(count) : 0
+}
+
 /// The process's resident memory in bytes (from /proc/self/statm).
 public func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }

@@ -1,5 +1,10 @@
 import Foundation
 
+/// The drawer names the tables use for cairo: drawing each scene from scratch (the baseline of
+/// the targets), and compositing LayerKit's own bitmaps.
+public let cairoFromScratch = "cairo from scratch"
+public let cairoBitmaps = "cairo, LayerKit's bitmaps"
+
 /// One measured (scene, resolution, drawer) cell.
 public struct Measurement: Codable, Sendable {
     public var table: String
@@ -15,6 +20,8 @@ public struct Measurement: Codable, Sendable {
     public var frames: Int
     /// Why the drawer could not draw the scene (then the numbers are 0).
     public var unsupported: String?
+    /// Pixels the last timed frame repainted, for LayerKit drawing through damage.
+    public var damagedPixels: Int?
 
     public init(table: String, scene: Scene, drawer: String, samples: [Sample]) {
         self.table = table
@@ -55,11 +62,14 @@ public struct Agreement: Codable, Sendable {
     }
 }
 
-/// One of the issue's targets, as measured.
+/// One of the issues' targets, as measured.
 public struct TargetResult: Codable, Sendable {
+    /// Where the target was set ("issue 17").
+    public var source: String
     public var target: String
     public var measured: String
-    public var met: Bool
+    /// nil when this run did not measure what the target needs.
+    public var met: Bool?
     public var note: String
 }
 
@@ -91,12 +101,15 @@ public struct Soak: Codable, Sendable {
 
 public struct Report: Codable, Sendable {
     public var machine: Machine
+    /// "release" or "debug": how the benchmark (and LayerKit with it) was compiled.
+    public var build = "release"
     public var secondsPerMeasurement: Double
     public var rounds: Int
     public var measurements: [Measurement] = []
     public var agreement: [Agreement] = []
     public var targets: [TargetResult] = []
     public var soak: Soak?
+    public var tickBreakdown: TickBreakdown?
 
     public init(machine: Machine, secondsPerMeasurement: Double, rounds: Int) {
         self.machine = machine

@@ -1,13 +1,12 @@
 import Foundation
 import LayerKit
 
-/// One benchmark scene: a LayerKit layer tree, the frames to draw of it, and how cairo draws
-/// the same thing.
+/// One benchmark scene: a LayerKit layer tree, the frames to draw of it, and how a cairo
+/// program draws the same picture from scratch.
 ///
-/// Frame `i` is the tree at `times[i % times.count]` after `prepare(i)`. Scenes whose content
-/// changes from frame to frame (paths, text) set `cairoVector`, with which cairo draws that content
-/// itself each frame, as LayerKit rasterizes it each frame; every other scene is drawn by cairo
-/// from the same bitmaps LayerKit composites (its fastest way to draw them).
+/// Frame `i` is the tree at `times[i % times.count]` after `prepare(i)`. `cairo` draws frame `i`
+/// the way a cairo programmer would write the scene: vectors, text, images and its own shadow
+/// blurs, every frame, with no bitmaps from LayerKit.
 public final class Scene {
     /// How LayerKit draws the scene's frames.
     public enum Mode: String, Sendable {
@@ -24,12 +23,11 @@ public final class Scene {
     public let times: [TimeInterval]
     /// Sets the model for frame `i` (nil when the tree is animated by its animations alone).
     public let prepare: ((Int) -> Void)?
-    /// Draws frame `i` with cairo from the scene's own geometry (a `cairo_t`).
-    public let cairoVector: ((OpaquePointer, Int) -> Void)?
+    /// How cairo draws the scene from scratch.
+    public let cairo: CairoDrawing
 
     public init(name: String, width: Int, height: Int, root: Layer, mode: Mode = .fullFrame,
-                times: [TimeInterval] = [0], prepare: ((Int) -> Void)? = nil,
-                cairoVector: ((OpaquePointer, Int) -> Void)? = nil) {
+                times: [TimeInterval] = [0], prepare: ((Int) -> Void)? = nil, cairo: CairoDrawing) {
         self.name = name
         self.width = width
         self.height = height
@@ -37,7 +35,7 @@ public final class Scene {
         self.mode = mode
         self.times = times
         self.prepare = prepare
-        self.cairoVector = cairoVector
+        self.cairo = cairo
     }
 
     /// Distinct frames before they repeat.
@@ -48,6 +46,15 @@ public final class Scene {
     public var pixelCount: Int { width * height }
 
     public var resolutionName: String { Resolution.name(width: width, height: height) }
+}
+
+/// How cairo draws a scene's frames from scratch, or why it cannot.
+public enum CairoDrawing {
+    /// Draws frame `i` into a `cairo_t` whose target is the whole frame (its previous pixels
+    /// are stale: the drawing paints every pixel).
+    case draw((OpaquePointer, Int) -> Void)
+    /// cairo cannot draw this scene, for the reason given.
+    case unsupported(String)
 }
 
 /// The frame sizes the tables use.

@@ -11,15 +11,36 @@ public enum Scenes {
     /// The Clock example (continuously turning shape hands, shadows), every pixel of a frame.
     public static func clock(width: Int, height: Int) -> Scene {
         let clock = ClockScene(size: CGSize(width: width, height: height), style: .shapes, startTime: clockTime)
-        return Scene(name: "clock", width: width, height: height, root: clock.root, times: [0.5])
+        let cairo = CairoClock(width: width, height: height, startTime: clockTime)
+        return Scene(name: "clock", width: width, height: height, root: clock.root, times: [0.5],
+                     cairo: .draw { cr, _ in cairo.draw(cr, elapsed: 0.5) })
     }
 
     /// The Clock example ticking: frames one second apart into the same bitmap, so each frame
-    /// repaints only what the hands moved through (damage tracking).
+    /// repaints only what the hands moved through (damage tracking). cairo redraws the whole clock
+    /// at each tick's time: for an immediate-mode program, that is its tick.
     public static func clockTick(width: Int, height: Int) -> Scene {
         let clock = ClockScene(size: CGSize(width: width, height: height), style: .shapes, startTime: clockTime)
+        let cairo = CairoClock(width: width, height: height, startTime: clockTime)
+        let times: [TimeInterval] = [0.5, 1.5]
         return Scene(name: "clock tick (damage)", width: width, height: height, root: clock.root, mode: .damage,
-                     times: [0.5, 1.5])
+                     times: times, cairo: .draw { cr, i in cairo.draw(cr, elapsed: times[i % times.count]) })
+    }
+
+    /// The clock drawn again at the same time, nothing changed (the hands' endless rotations are
+    /// still running): an idle frame, which should cost next to nothing.
+    public static func clockIdle(width: Int, height: Int) -> Scene {
+        let clock = ClockScene(size: CGSize(width: width, height: height), style: .shapes, startTime: clockTime)
+        return Scene(name: "clock, same time again", width: width, height: height, root: clock.root, mode: .damage,
+                     times: [0.5], cairo: .unsupported("an idle frame is LayerKit's own measure"))
+    }
+
+    /// The clock in its layers style (hands set once a second, no animation running between
+    /// ticks) drawn again at the same time: the idlest frame there is.
+    public static func clockIdleBetweenTicks(width: Int, height: Int) -> Scene {
+        let clock = ClockScene(size: CGSize(width: width, height: height), style: .layers, startTime: clockTime)
+        return Scene(name: "clock (layers style), between ticks", width: width, height: height, root: clock.root,
+                     mode: .damage, times: [0.5], cairo: .unsupported("an idle frame is LayerKit's own measure"))
     }
 
     /// The FlipClock example at 10:59:59.35: all three cards a third of the way through the flip.
@@ -27,7 +48,8 @@ public enum Scenes {
         let start: TimeInterval = 10 * 3600 + 59 * 60 + 59.35
         let flip = FlipClockScene(size: CGSize(width: width, height: height), startTime: start)
         flip.update(elapsed: 0)
-        return Scene(name: "flip clock mid-flip", width: width, height: height, root: flip.root, times: [0])
+        return Scene(name: "flip clock mid-flip", width: width, height: height, root: flip.root, times: [0],
+                     cairo: .unsupported(perspectiveUnsupported))
     }
 
     /// The Countdown example with 12 min 34 s to go.
@@ -35,15 +57,20 @@ public enum Scenes {
         let countdown = CountdownScene(size: CGSize(width: width, height: height), seconds: 20 * 60)
         let elapsed: TimeInterval = 20 * 60 - (12 * 60 + 34) + 0.5
         countdown.update(elapsed: elapsed)
-        return Scene(name: "countdown", width: width, height: height, root: countdown.root, times: [elapsed])
+        let cairo = CairoCountdown(width: width, height: height, seconds: 20 * 60)
+        return Scene(name: "countdown", width: width, height: height, root: countdown.root, times: [elapsed],
+                     cairo: .draw { cr, _ in cairo.draw(cr, elapsed: elapsed) })
     }
 
     /// `count` 64x64 image layers placed at random with random rotation, scale and opacity,
-    /// optionally with shadows (blurred once and cached; cairo and pixman get the same bitmaps).
+    /// optionally with shadows (LayerKit blurs them once and caches them; cairo blurs its own each
+    /// frame, once per sprite image).
     public static func layers(_ count: Int, shadows: Bool = false, width: Int, height: Int) -> Scene {
         let root = backdrop(width: width, height: height)
-        let sprites = spriteImages()
+        let bitmaps = spriteBitmaps()
+        let sprites = bitmaps.map { try! Image($0) }
         var random = SplitMix(seed: UInt64(count) &* 7919 &+ (shadows ? 1 : 0))
+        var placements: [CairoSprites.Placement] = []
         for i in 0..<count {
             let layer = Layer()
             layer.bounds = CGRect(x: 0, y: 0, width: 64, height: 64)
@@ -53,6 +80,8 @@ public enum Scenes {
             layer.transform = Transform3D(rotationAngle: angle, x: 0, y: 0, z: 1)
                 .concatenating(Transform3D(scaleX: scale, y: scale, z: 1))
             layer.opacity = Float(random.uniform(0.5...1))
+            placements.append(CairoSprites.Placement(position: layer.position, angle: angle, scale: scale,
+                                                     opacity: Double(layer.opacity), image: i % sprites.count))
             if shadows {
                 layer.shadowOpacity = 0.6
                 layer.shadowRadius = 4
@@ -61,7 +90,9 @@ public enum Scenes {
             root.addSublayer(layer)
         }
         let name = shadows ? "\(count) layers + shadows" : "\(count) layers"
-        return Scene(name: name, width: width, height: height, root: root, times: [0])
+        let cairo = CairoSprites(images: bitmaps, placements: placements,
+                                 shadow: shadows ? .init(sigma: 4, offset: CGSize(width: 0, height: 3), opacity: 0.6) : nil)
+        return Scene(name: name, width: width, height: height, root: root, times: [0], cairo: .draw { cr, _ in cairo.draw(cr) })
     }
 
     /// A wall of 160x160 image cards turned about their vertical axes under perspective (every
@@ -86,7 +117,8 @@ public enum Scenes {
                 root.addSublayer(card)
             }
         }
-        return Scene(name: "perspective wall", width: width, height: height, root: root, times: [0])
+        return Scene(name: "perspective wall", width: width, height: height, root: root, times: [0],
+                     cairo: .unsupported(perspectiveUnsupported))
     }
 
     /// A board of 3 columns of 22 pt text lines whose figures change every frame: LayerKit shapes
@@ -120,7 +152,7 @@ public enum Scenes {
             prepare: { frame in
                 for (label, string) in zip(labels, frames[frame % frames.count]) { label.string = string }
             },
-            cairoVector: { cr, frame in
+            cairo: .draw { cr, frame in
                 fillBackdrop(cr, width: width, height: height)
                 cairo_select_font_face(cr, textFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
                 cairo_set_font_size(cr, fontSize)
@@ -163,7 +195,7 @@ public enum Scenes {
                     for shape in shapes { shape.layer.path = path(shape, frame) }
                 }
             },
-            cairoVector: { cr, frame in
+            cairo: .draw { cr, frame in
                 fillBackdrop(cr, width: width, height: height)
                 cairo_set_line_width(cr, 2)
                 cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
@@ -181,29 +213,101 @@ public enum Scenes {
             })
     }
 
-    /// An opaque full-frame backdrop with one opaque rectangle covering `fraction` of the frame,
-    /// moved a pixel every frame: the damage is that rectangle (and its 1 px trail).
-    public static func damagedArea(_ fraction: Double, width: Int, height: Int) -> Scene {
+    /// 400 shapes stroked only, with no fill, whose paths change every frame: open zig-zags,
+    /// open waves of cubic curves and closed stars, 1 to 10 points wide, every cap with every
+    /// join (miter limit 10). LayerKit strokes each again every frame; cairo strokes the same
+    /// paths with the same widths, caps, joins and miter limit.
+    public static func strokes(width: Int, height: Int) -> Scene {
         let root = backdrop(width: width, height: height)
-        let picture = Layer()
-        picture.frame = CGRect(x: 0, y: 0, width: width, height: height)
-        picture.contents = backdropImage(width: width, height: height)
-        root.addSublayer(picture)
-        let side = fraction.squareRoot()
-        let mover = Layer()
-        mover.frame = CGRect(x: 0, y: 0, width: CGFloat(Double(width) * side).rounded(),
-                             height: CGFloat(Double(height) * side).rounded())
-        mover.backgroundColor = Color(red: 0.85, green: 0.26, blue: 0.18)
-        root.addSublayer(mover)
-        let origin = CGPoint(x: CGFloat(width) / 2 - mover.bounds.width / 2, y: CGFloat(height) / 2 - mover.bounds.height / 2)
+        var random = SplitMix(seed: 1515)
+        struct Shape {
+            let layer: ShapeLayer, kind: Int, radius: CGFloat, origin: CGPoint
+            let color: Color, width: CGFloat, cap: cairo_line_cap_t, join: cairo_line_join_t
+        }
+        var shapes: [Shape] = []
+        let scale = CGFloat(height) / 1080
+        let widths: [CGFloat] = [1, 2, 3.5, 6, 10]
+        let caps: [LineCap] = [.butt, .round, .square], joins: [LineJoin] = [.miter, .round, .bevel]
+        for i in 0..<400 {
+            let layer = ShapeLayer()
+            let radius = random.uniform(20...60) * scale
+            layer.frame = CGRect(x: random.uniform(0...CGFloat(width) - 2 * radius),
+                                 y: random.uniform(0...CGFloat(height) - 2 * radius), width: 2 * radius, height: 2 * radius)
+            layer.fillColor = nil
+            layer.strokeColor = Color(red: 0.4 + 0.6 * Double(random.unit()), green: 0.4 + 0.6 * Double(random.unit()),
+                                      blue: 0.4 + 0.6 * Double(random.unit()), alpha: 0.9)
+            layer.lineWidth = widths[i % widths.count] * scale
+            layer.lineCap = caps[(i / widths.count) % caps.count]
+            layer.lineJoin = joins[(i / (widths.count * caps.count)) % joins.count]
+            root.addSublayer(layer)
+            shapes.append(Shape(layer: layer, kind: i % 3, radius: radius, origin: layer.frame.origin,
+                                color: layer.strokeColor!, width: layer.lineWidth,
+                                cap: cairoCap(layer.lineCap), join: cairoJoin(layer.lineJoin)))
+        }
+        let path = { (shape: Shape, frame: Int) -> Path in
+            let phase = CGFloat(frame % 4)
+            let r = shape.radius, inset = r * 0.2
+            switch shape.kind {
+            case 0:  // a zig-zag whose teeth deepen and flatten
+                let depth = r * (0.4 + 0.15 * phase)
+                var path = Path()
+                path.addLines(between: (0...6).map { k in
+                    CGPoint(x: inset + CGFloat(k) * (2 * r - 2 * inset) / 6, y: r + (k % 2 == 0 ? -depth : depth) / 2)
+                })
+                return path
+            case 1:  // a wave of three cubic curves
+                var path = Path()
+                let step = (2 * r - 2 * inset) / 3, swing = r * (0.5 + 0.2 * phase)
+                path.move(to: CGPoint(x: inset, y: r))
+                for k in 0..<3 {
+                    let x0 = inset + CGFloat(k) * step, sign: CGFloat = k % 2 == 0 ? -1 : 1
+                    path.addCurve(to: CGPoint(x: x0 + step, y: r), control1: CGPoint(x: x0 + step / 3, y: r + sign * swing),
+                                  control2: CGPoint(x: x0 + 2 * step / 3, y: r + sign * swing))
+                }
+                return path
+            default:
+                return star(points: 5 + Int(phase), radius: r, inner: 0.45 + 0.05 * phase, turn: phase * 0.1)
+            }
+        }
         return Scene(
-            name: String(format: "damage %g%%", fraction * 100), width: width, height: height, root: root,
-            mode: .damage, times: [0, 0],
+            name: "stroke-only shapes", width: width, height: height, root: root, times: [0, 0, 0, 0],
             prepare: { frame in
                 Transaction.perform(disableActions: true) {
-                    mover.frame.origin = CGPoint(x: origin.x + CGFloat(frame % 2), y: origin.y)
+                    for shape in shapes { shape.layer.path = path(shape, frame) }
+                }
+            },
+            cairo: .draw { cr, frame in
+                fillBackdrop(cr, width: width, height: height)
+                cairo_set_miter_limit(cr, 10)
+                for shape in shapes {
+                    cairo_save(cr)
+                    cairo_translate(cr, shape.origin.x, shape.origin.y)
+                    cairo_new_path(cr)
+                    appendCairoPath(cr, path(shape, frame))
+                    cairo_set_line_width(cr, shape.width)
+                    cairo_set_line_cap(cr, shape.cap)
+                    cairo_set_line_join(cr, shape.join)
+                    setSource(cr, shape.color)
+                    cairo_stroke(cr)
+                    cairo_restore(cr)
                 }
             })
+    }
+
+    static func cairoCap(_ cap: LineCap) -> cairo_line_cap_t {
+        switch cap {
+        case .butt: CAIRO_LINE_CAP_BUTT
+        case .round: CAIRO_LINE_CAP_ROUND
+        case .square: CAIRO_LINE_CAP_SQUARE
+        }
+    }
+
+    static func cairoJoin(_ join: LineJoin) -> cairo_line_join_t {
+        switch join {
+        case .miter: CAIRO_LINE_JOIN_MITER
+        case .round: CAIRO_LINE_JOIN_ROUND
+        case .bevel: CAIRO_LINE_JOIN_BEVEL
+        }
     }
 
     // MARK: Pieces
@@ -225,8 +329,13 @@ public enum Scenes {
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
     }
 
+    static let perspectiveUnsupported = "perspective: cairo's matrices are affine, so it cannot turn a plane in depth"
+
     /// Four 64x64 sprites: soft-edged discs and rounded squares in different colors.
-    static func spriteImages() -> [Image] {
+    static func spriteImages() -> [Image] { spriteBitmaps().map { try! Image($0) } }
+
+    /// The sprites' pixels.
+    static func spriteBitmaps() -> [Bitmap] {
         let colors = [Color(red: 0.95, green: 0.45, blue: 0.2), Color(red: 0.2, green: 0.6, blue: 0.95),
                       Color(red: 0.3, green: 0.85, blue: 0.45), Color(red: 0.9, green: 0.8, blue: 0.25)]
         return colors.enumerated().map { i, color in
@@ -235,7 +344,7 @@ public enum Scenes {
                                    : Path(roundedRect: CGRect(x: 4, y: 4, width: 56, height: 56), cornerRadius: 12)
             bitmap.fill(shape, with: color)
             bitmap.fill(Path(ellipseIn: CGRect(x: 18, y: 14, width: 20, height: 14)), with: Color(red: 1, green: 1, blue: 1, alpha: 0.5))
-            return try! Image(bitmap)
+            return bitmap
         }
     }
 
