@@ -174,8 +174,9 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
         line(String(format: "| the whole tick (`render(_:at:into:)`) | %.3f |", b.tickMilliseconds))
         line(String(format: "| snapshot, content pass and paint list (`composites(for:at:width:height:)`) | %.3f |", b.snapshotMilliseconds))
         line(String(format: "| damage and painting (the rest) | %.3f |", b.damageAndPaintMilliseconds))
-        line(String(format: "| pixman alone: clearing and compositing the tick's %d composites within the damage | %.3f |",
-                    b.compositesUnderDamage, b.pixmanUnderDamageMilliseconds))
+        line(String(format: "| pixman alone: clearing and compositing the tick's %d composites within the damage (%@) | %.3f |",
+                    b.compositesUnderDamage, b.floorDifferenceUnderDamage == 0 ? "the same pixels as LayerKit's"
+                        : "pixels up to \(b.floorDifferenceUnderDamage) levels from LayerKit's", b.pixmanUnderDamageMilliseconds))
         for part in b.parts {
             line(String(format: "| pixman alone, only the %@ (%d composites; clearing included) | %.3f |",
                         part.category, part.composites, part.milliseconds))

@@ -28,6 +28,9 @@ public struct TickBreakdown: Codable, Sendable {
     /// pixman alone painting the whole damage (every category at once).
     public var pixmanUnderDamageMilliseconds: Double
     public var compositesUnderDamage: Int
+    /// The largest channel difference between pixman's and LayerKit's pixels within the damage
+    /// (0: pixman alone paints exactly the tick's pixels, so its time is for the same work).
+    public var floorDifferenceUnderDamage: Int
     public var parts: [Part]
     /// What the public API would have to offer to split the tick further.
     public var missing: String
@@ -70,6 +73,16 @@ public func measureTickBreakdown(width: Int, height: Int, seconds: Double, round
     guard let damage = tick.lastDamage else { throw Unsupported("the tick returned no damage") }
     let listing = CompositeListing(scene)
     let all = try PixmanFloor(scene, under: damage)
+    all.draw(frame: 1)
+    let expected = tick.pixels()!, painted = all.pixels()!
+    var largest = 0
+    for rect in damage.rects {
+        for y in rect.minY..<rect.maxY {
+            for x in rect.minX..<rect.maxX {
+                largest = max(largest, difference([expected[y * width + x]], [painted[y * width + x]]).largest)
+            }
+        }
+    }
     let parts = try CompositeCategory.allCases.map { ($0, try PixmanFloor(scene, under: damage, only: $0)) }
         .filter { $0.1.compositeCounts[1] > 0 }
     let drawers: [Drawer] = [tick, listing, FixedFrame(all, frame: 1)] + parts.map { FixedFrame($0.1, frame: 1) }
@@ -85,6 +98,7 @@ public func measureTickBreakdown(width: Int, height: Int, seconds: Double, round
         tickMilliseconds: median(0), snapshotMilliseconds: median(1),
         damagedPixels: damage.area, framePixels: width * height, damageRects: damage.rects.count,
         pixmanUnderDamageMilliseconds: median(2), compositesUnderDamage: all.compositeCounts[1],
+        floorDifferenceUnderDamage: largest,
         parts: parts.enumerated().map { k, part in
             TickBreakdown.Part(category: part.0.rawValue, composites: part.1.compositeCounts[1], milliseconds: median(3 + k))
         },
