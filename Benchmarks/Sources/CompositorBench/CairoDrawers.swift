@@ -38,6 +38,7 @@ public class CairoFrame {
 public final class CairoDrawer: CairoFrame, Drawer {
     private let drawing: (OpaquePointer, Int) -> Void
 
+    /// - Throws: `Unsupported` when cairo cannot draw the scene (perspective).
     public init(_ scene: Scene) throws {
         switch scene.cairo {
         case let .draw(draw): drawing = draw
@@ -71,6 +72,9 @@ public final class CairoBitmapDrawer: CairoFrame, Drawer {
     private var sources: [OpaquePointer] = []
     private var frames: [[Op]] = []
 
+    /// Lists the scene's composites with LayerKit and copies their sources, before any timing.
+    ///
+    /// - Throws: `Unsupported` for a projective composite.
     public init(_ scene: Scene) throws {
         super.init(width: scene.width, height: scene.height)
         for frame in FrameComposites.list(scene) {

@@ -50,6 +50,7 @@ public struct AlmostGaussianBlur {
     /// The radii of the three boxes.
     public let radii: [Int]
 
+    /// The blur of a Gaussian of standard deviation `sigma` pixels (none below 0.2).
     public init(sigma: Double) {
         guard sigma > 0.2, sigma.isFinite else { radii = []; return }
         let ideal = (12 * sigma * sigma / 3 + 1).squareRoot()

@@ -20,8 +20,11 @@ public struct TickBreakdown: Codable, Sendable {
     }
 
     public var resolution: String
+    /// `render(_:at:into:)` of one tick, one core.
     public var tickMilliseconds: Double
+    /// `composites(for:at:width:height:)`: snapshot, content pass and paint list, no painting.
     public var snapshotMilliseconds: Double
+    /// The tick's damage region: its pixels, the frame's, and its rectangles.
     public var damagedPixels: Int
     public var framePixels: Int
     public var damageRects: Int
