@@ -229,6 +229,11 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
         line("| C heap in use | \(signedBytes(soak.heapBytesAfterWarmUp).dropFirst()) | \(signedBytes(soak.heapBytesAtEnd).dropFirst()) | \(signedBytes(soak.heapBytesAtEnd - soak.heapBytesAfterWarmUp)) |")
         line("| resident | \(signedBytes(soak.residentBytesAfterWarmUp).dropFirst()) | \(signedBytes(soak.residentBytesAtEnd).dropFirst()) | \(signedBytes(soak.residentBytesAtEnd - soak.residentBytesAfterWarmUp)) |")
         line("| cached backing stores | \(soak.cachedStoresAfterWarmUp) | \(soak.cachedStoresAtEnd) | \(soak.cachedStoresAtEnd - soak.cachedStoresAfterWarmUp) |")
+        line("| cached bytes (stores and raster cache) | \(signedBytes(soak.cachedBytesAfterWarmUp).dropFirst()) | "
+             + "\(signedBytes(soak.cachedBytesAtEnd).dropFirst()) | \(signedBytes(soak.cachedBytesAtEnd - soak.cachedBytesAfterWarmUp)) |")
+        let raster = soak.rasterCacheBytes
+        line("| raster cache (budget \(signedBytes(soak.rasterCacheBudget).dropFirst())) | \(signedBytes(raster.afterWarmUp).dropFirst()) | "
+             + "\(signedBytes(raster.atEnd).dropFirst()) | \(signedBytes(raster.atEnd - raster.afterWarmUp)) |")
         line()
     }
 

@@ -84,6 +84,19 @@ public struct Soak: Codable, Sendable {
     public var heapBytesAtEnd: Int
     public var cachedStoresAfterWarmUp: Int
     public var cachedStoresAtEnd: Int
+    /// `Renderer.cachedByteCount`: pixels held in backing stores and the raster cache together.
+    public var cachedBytesAfterWarmUp = 0
+    public var cachedBytesAtEnd = 0
+    /// The bytes of backing stores alone for the last frame: `cachedByteCount` of a renderer
+    /// with the raster cache off that drew that one frame. The rest is the raster cache's.
+    public var storeBytes = 0
+    /// `Renderer.rasterCacheBudget`.
+    public var rasterCacheBudget = 0
+
+    /// The raster cache's bytes (total less the stores'), after warm-up and at the end.
+    public var rasterCacheBytes: (afterWarmUp: Int, atEnd: Int) {
+        (max(0, cachedBytesAfterWarmUp - storeBytes), max(0, cachedBytesAtEnd - storeBytes))
+    }
 
     public init(frames: Int, resolution: String, seconds: Double, residentBytesAfterWarmUp: Int, residentBytesAtEnd: Int,
                 heapBytesAfterWarmUp: Int, heapBytesAtEnd: Int, cachedStoresAfterWarmUp: Int, cachedStoresAtEnd: Int) {

@@ -314,12 +314,21 @@ if options.soak > 0 {
     func frame(_ i: Int) { drawer.renderer.render(scene.root, at: 0.5 + Double(i) / 60, into: drawer.target) }
     for i in 0..<warmUp { frame(i) }
     let residentBefore = residentBytes(), heapBefore = heapBytes(), storesBefore = drawer.renderer.cachedStoreCount
+    let bytesBefore = drawer.renderer.cachedByteCount
     let start = now()
     for i in warmUp..<options.soak { frame(i) }
     report.soak = Soak(frames: options.soak, resolution: "1080p", seconds: now() - start,
                        residentBytesAfterWarmUp: residentBefore, residentBytesAtEnd: residentBytes(),
                        heapBytesAfterWarmUp: heapBefore, heapBytesAtEnd: heapBytes(),
                        cachedStoresAfterWarmUp: storesBefore, cachedStoresAtEnd: drawer.renderer.cachedStoreCount)
+    report.soak?.cachedBytesAfterWarmUp = bytesBefore
+    report.soak?.cachedBytesAtEnd = drawer.renderer.cachedByteCount
+    report.soak?.rasterCacheBudget = drawer.renderer.rasterCacheBudget
+    // The stores alone: one frame of the same tree and time by a renderer without a raster cache.
+    let storesOnly = Renderer(threadCount: 1)
+    storesOnly.rasterCacheBudget = 0
+    storesOnly.render(scene.root, at: 0.5 + Double(options.soak - 1) / 60, into: try Bitmap(width: width, height: height))
+    report.soak?.storeBytes = storesOnly.cachedByteCount
 }
 
 // MARK: Targets and output
