@@ -151,12 +151,13 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
         line("The clock rendered again at the same time into the same bitmap, nothing changed, beside a full")
         line("frame of the same clock in the same rounds. Goal: an idle frame ≤ 1 % of a full frame.")
         line()
-        line("| frame | ms per frame | pixels repainted | ÷ full frame |")
+        line("| frame | µs per frame | pixels repainted | ÷ full frame |")
         line("|---|---:|---:|---:|")
-        line("| \(clock.scene), full frame | \(milliseconds(clock)) | \(clock.width * clock.height) | 100 % |")
+        let micro = { (m: Measurement) in m.framesPerSecond > 0 ? String(format: "%.1f", 1e6 / m.framesPerSecond) : "" }
+        line("| \(clock.scene), full frame | \(micro(clock)) | \(clock.width * clock.height) | 100 % |")
         for m in idleRows where m.scene != clock.scene {
             let fraction = m.framesPerSecond > 0 && clock.framesPerSecond > 0 ? clock.framesPerSecond / m.framesPerSecond : 0
-            line(String(format: "| %@ | %@ | %@ | %.2f %% |", m.scene, milliseconds(m), m.damagedPixels.map(String.init) ?? "",
+            line(String(format: "| %@ | %@ | %@ | %.3f %% |", m.scene, micro(m), m.damagedPixels.map(String.init) ?? "",
                         fraction * 100))
         }
         line()

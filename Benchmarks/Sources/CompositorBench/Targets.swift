@@ -41,7 +41,7 @@ public func evaluateTargets(_ report: Report, cores: Int) -> [TargetResult] {
        let full = fps("clock", one, table: "idle") {
         let fraction = idle.millisecondsPerFrame / (1000 / full)
         add("issue 17", "Idle frame (the clock again at the same time) ≤ 1 % of a full frame (1080p, one core)",
-            String(format: "%.3f ms vs %.2f ms: %.2f %%", idle.millisecondsPerFrame, 1000 / full, fraction * 100),
+            String(format: "%.1f µs vs %.0f µs: %.3f %%", idle.millisecondsPerFrame * 1000, 1e6 / full, fraction * 100),
             fraction <= 0.01, "the hands' endless rotations still run; nothing on screen changes")
     } else {
         add("issue 17", "Idle frame ≤ 1 % of a full frame (1080p, one core)", nil, nil, "needs the scaling tables")
