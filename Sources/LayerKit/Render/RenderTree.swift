@@ -38,11 +38,20 @@ final class RenderTree {
         self.cache = cache
     }
 
-    /// Whether a frame now would show exactly the last one: nothing in the tree changed since and
-    /// nothing in it animates.
-    var isUpToDate: Bool {
-        built && root.tracking.subtreeStamp <= seen && !(rootObject?.subtreeAnimated ?? false)
+    /// The tree time of the last update.
+    private(set) var time: TimeInterval = .nan
+
+    /// Whether a frame at `time` would show exactly the last one: nothing in the tree changed
+    /// since, and nothing in it animates or the time is the last frame's (animations are a
+    /// function of time).
+    func isUpToDate(at time: TimeInterval) -> Bool {
+        built && root.tracking.subtreeStamp <= seen &&
+            (!(rootObject?.subtreeAnimated ?? false) || time == self.time && !lastUpdateEndedAnimations)
     }
+
+    /// Whether the last update removed ended animations (so the next frame differs even at the
+    /// same time: it shows the model values).
+    private var lastUpdateEndedAnimations = false
 
     /// Brings the objects up to date with the tree at tree time `time`: every layer that needs
     /// it is read through its presentation at its own local time, and the tree's current time
@@ -50,7 +59,8 @@ final class RenderTree {
     func update(at time: TimeInterval, _ frame: FrameChanges) {
         root.treeTime = time
         frame.time = time
-        guard !isUpToDate else { return }
+        guard !isUpToDate(at: time) else { return }
+        self.time = time
         let previous = seen
         seen = ChangeClock.beginSnapshot()
         let walk = Walk(tree: self, seenBefore: built ? previous : 0, frame: frame)
@@ -65,6 +75,7 @@ final class RenderTree {
         rootObject = walk.visit(old, sublayer, inputs: inputs, position: [])
         if let old, old !== rootObject { walk.dispose(old, position: []) }
         built = true
+        lastUpdateEndedAnimations = frame.endedAnimations
     }
 
     /// Every item of the frame, in painter's order.
@@ -100,6 +111,8 @@ final class FrameChanges {
     /// The earliest tree time at which an animation changes what is shown: the frame's own
     /// time while one runs, nil when none will.
     var nextAnimationChange: TimeInterval?
+    /// Whether an animation ended and was removed: then even a frame at the same time differs.
+    var endedAnimations = false
 
     func noteChange(at path: [Int]) {
         let position = PaintPosition(path: path)
@@ -159,8 +172,10 @@ private struct Walk {
         guard !layer.animationEntries.isEmpty else { return layer }
         noteNextAnimationChange(of: layer, after: localTime)
         if !notify { return layer.presentationCopy(atLocalTime: localTime, notify: false) ?? layer }
+        let running = layer.animationEntries.count
         let presented = layer.presentationCopy(atLocalTime: localTime, notify: true, callbacks: &frame.callbacks) ?? layer
         if presented !== layer { frame.presentations[key] = (localTime, presented) }
+        if layer.animationEntries.count < running { frame.endedAnimations = true }
         return presented
     }
 

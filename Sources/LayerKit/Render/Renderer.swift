@@ -83,8 +83,8 @@ public final class Renderer {
     /// Renders `layer` at time `t` into `bitmap`, repainting only the pixels that differ from the
     /// last frame this renderer drew into that same bitmap (all of them the first time).
     ///
-    /// When nothing in the tree changed since the last frame and nothing animates, this returns
-    /// at once with empty damage, without looking at a single layer.
+    /// When nothing in the tree changed since the last frame, and nothing animates or the time
+    /// is the last frame's, this returns at once with empty damage, without looking at a layer.
     ///
     /// - Parameter regionOfInterest: when given, only these pixels are painted (and the next
     ///   frame repaints the rest as needed).
@@ -94,7 +94,7 @@ public final class Renderer {
                        regionOfInterest: Region? = nil) -> Region {
         let tree = self.tree(for: layer, viewport: bitmap.bounds)
         let sameTarget = lastTarget.map { $0 == (bitmap.serial, bitmap.width, bitmap.height) } ?? false
-        if sameTarget, pendingDamage.isEmpty, tree.isUpToDate {
+        if sameTarget, pendingDamage.isEmpty, tree.isUpToDate(at: time) {
             layer.treeTime = time
             return Region()
         }

@@ -65,6 +65,20 @@ import Testing
         #expect(renderer.visitCount - visits <= 5)
     }
 
+    /// Animations are a function of time: an animated tree rendered again at the same time, with
+    /// nothing changed, is an idle frame too.
+    @Test func anAnimatedTreeAtTheSameTimeIsIdle() throws {
+        let clock = ClockScene(size: CGSize(width: 240, height: 240), style: .shapes, startTime: 10 * 3600)
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 240, height: 240)
+        renderer.render(clock.root, at: 2, into: target)
+        let visits = renderer.visitCount
+        #expect(renderer.render(clock.root, at: 2, into: target).isEmpty)
+        #expect(renderer.visitCount == visits)
+        #expect(!renderer.render(clock.root, at: 2.5, into: target).isEmpty)
+        #expect(renderer.visitCount > visits)
+    }
+
     /// Among many unchanged sublayers, a change revisits the changed one and its ancestors only.
     @Test func aChangeAmongManySiblingsVisitsOnlyItsPath() throws {
         let root = rootLayer(400, 300)
