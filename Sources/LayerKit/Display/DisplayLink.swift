@@ -3,14 +3,31 @@ import Foundation
 /// Calls back once per frame at a target rate, on absolute deadlines `t0 + k / fps` of a
 /// monotonic clock: a late frame never delays the ones after it, and a run of hours does not
 /// drift. When a callback overruns by whole frames those frames are skipped and reported.
+///
+/// A callback may also say that nothing is due before a later time (`Next.notBefore`): the
+/// link then sleeps until the first frame at or after it, through a `wait` that may return
+/// early — a presenter's events (a key, a resize) — in which case the next frame comes at once.
 public final class DisplayLink {
     /// Frames per second.
     public let fps: Double
-    private let clock: any MonotonicClock
+    /// The clock the deadlines are on.
+    public let clock: any MonotonicClock
     private var stopped = false
 
-    /// Frames skipped so far in the current run.
+    /// Frames skipped so far in the current run because callbacks came late (frames skipped on
+    /// request, by `Next.notBefore`, are not counted).
     public private(set) var totalDroppedFrames = 0
+
+    /// When a run wants its next frame.
+    public enum Next: Equatable, Sendable {
+        /// At the next frame of the rate.
+        case nextFrame
+        /// At the first frame at or after this time (in the run's frame times), or sooner if
+        /// the run's `wait` returns early.
+        case notBefore(TimeInterval)
+        /// No more frames.
+        case stop
+    }
 
     /// - Throws: `DisplayError.invalidRate` for a non-positive or non-finite rate.
     public init(fps: Double, clock: any MonotonicClock = SystemClock()) throws(DisplayError) {
@@ -27,24 +44,51 @@ public final class DisplayLink {
     /// plus `startTime`.
     public func run(startTime: TimeInterval = 0, duration: TimeInterval = .infinity,
                     _ callback: (FrameTime) throws -> Bool) rethrows {
+        try run(startTime: startTime, duration: duration, wait: nil) { frame in try callback(frame) ? .nextFrame : .stop }
+    }
+
+    /// Runs frames until `callback` returns `.stop`, `stop()` is called, or `duration` seconds
+    /// have passed; between frames the link sleeps as `callback` asks.
+    ///
+    /// - Parameter wait: blocks until a deadline (seconds on `clock`) or until something
+    ///   happens that the next frame should see; sleeping on `clock` when nil.
+    public func run(startTime: TimeInterval = 0, duration: TimeInterval = .infinity,
+                    wait: ((TimeInterval) -> Void)?, _ callback: (FrameTime) throws -> Next) rethrows {
         stopped = false
         totalDroppedFrames = 0
         let t0 = clock.now()
+        let wait = wait ?? { [clock] in clock.sleep(until: $0) }
+        // Frames past this one are beyond the run (a huge or infinite duration: none).
+        let lastIndex = duration.isFinite ? min((duration * fps).rounded(.up), Double(Int.max / 4)) : Double(Int.max / 4)
         var index = 0
         var dropped = 0
         while !stopped {
             let elapsed = Double(index) / fps
             guard elapsed < duration else { return }
-            guard try callback(FrameTime(index: index, time: startTime + elapsed, droppedFrames: dropped)) else { return }
-            // The next deadline, skipping any that already passed.
-            var next = index + 1
-            let now = clock.now() - t0
-            let due = Int((now * fps).rounded(.down)) + 1
-            dropped = max(0, due - next)
-            next += dropped
-            totalDroppedFrames += dropped
-            index = next
-            clock.sleep(until: t0 + Double(index) / fps)
+            let next = try callback(FrameTime(index: index, time: startTime + elapsed, droppedFrames: dropped))
+            switch next {
+            case .stop:
+                return
+            case .nextFrame:
+                // The next deadline, skipping any that already passed.
+                var target = index + 1
+                let now = clock.now() - t0
+                let due = Int((now * fps).rounded(.down)) + 1
+                dropped = max(0, due - target)
+                target += dropped
+                totalDroppedFrames += dropped
+                index = target
+                clock.sleep(until: t0 + Double(index) / fps)
+            case let .notBefore(time):
+                dropped = 0
+                let first = ((time - startTime) * fps).rounded(.up)
+                let target = Int(min(max(first.isNaN ? 0 : first, Double(index + 1)), lastIndex))
+                wait(t0 + Double(target) / fps)
+                // Woken early, the next frame is the current one (not before the one after this).
+                let current = Int(min(((clock.now() - t0) * fps).rounded(.down), lastIndex))
+                index = max(index + 1, min(target, current))
+                clock.sleep(until: t0 + Double(index) / fps)
+            }
         }
     }
 }

@@ -71,9 +71,12 @@ public final class SystemClock: MonotonicClock, Sendable {
     public func now() -> TimeInterval { currentMediaTime() }
 
     public func sleep(until deadline: TimeInterval) {
+        guard !deadline.isNaN else { return }
         var remaining = deadline - now()
         while remaining > 0 {
-            var request = timespec(tv_sec: Int(remaining), tv_nsec: Int((remaining - remaining.rounded(.down)) * 1e9))
+            // At most a day a call, so that a far (or infinite) deadline stays a valid timespec.
+            let chunk = min(remaining, 86_400)
+            var request = timespec(tv_sec: Int(chunk), tv_nsec: Int((chunk - chunk.rounded(.down)) * 1e9))
             nanosleep(&request, nil)
             remaining = deadline - now()
         }

@@ -101,6 +101,7 @@ public final class Renderer {
         let frame = FrameChanges()
         tree.update(at: time, frame)
         discardRetiredTrees()
+        nextAnimationChange = frame.nextAnimationChange
         ContentPass.run(cache.takeJobs(), threads: threadCount)
 
         var damage = sameTarget ? Region(frame.damage).union(pendingDamage).intersection(Region(bitmap.bounds))
@@ -182,6 +183,11 @@ public final class Renderer {
         /// within them: what the renderer composites over (`[extent]` for rectilinear maps).
         public let footprint: [PixelRect]
     }
+
+    /// The tree time at which the last rendered tree next changes by itself — an animation
+    /// running (then the last frame's time: every frame differs) or about to begin — or nil
+    /// when no animation will change it. A live loop with nothing else to do sleeps until then.
+    public private(set) var nextAnimationChange: TimeInterval?
 
     /// Backing-store rasterizations since the renderer was made (for tests and profiling).
     public var rasterizationCount: Int { cache.rasterizations }
