@@ -71,15 +71,15 @@ open class Animation {
         return t
     }
 
-    /// Checks that the animation can run on `layer`: known key paths, values of the right
-    /// types, keyframe arrays that match.
+    /// Checks that the animation can run on `target`: known key paths, values of the right
+    /// types, keyframe arrays that match (`validate(for:)` on a layer).
     ///
     /// - Throws: `AnimationError` naming the animation, the key path and what is wrong.
-    public func validate(for layer: Layer) throws(AnimationError) {}
+    func validate(target: any AnimationTarget) throws(AnimationError) {}
 
-    /// Writes the animation's effect at `time` (the layer's local time) into `presentation`.
+    /// Writes the animation's effect at `time` (the target's local time) into `presentation`.
     /// Returns whether the animation is in effect; sets `ended` once its active time is over.
-    func apply(at time: TimeInterval, to presentation: Layer) -> (active: Bool, ended: Bool) {
+    func apply(at time: TimeInterval, to presentation: any AnimationTarget) -> (active: Bool, ended: Bool) {
         (false, true)
     }
 
@@ -111,6 +111,9 @@ open class PropertyAnimation: Animation {
     public var isAdditive = false
     /// Whether each iteration starts where the previous one ended.
     public var isCumulative = false
+    /// A typed key path not yet known by name when the animation was made (its root class had
+    /// not been seen): resolved against the first target, which knows its own class.
+    var unresolvedKeyPath: SendableKeyPath?
 
     /// Creates an animation of `keyPath`.
     public init(keyPath: String?) {
@@ -123,6 +126,7 @@ open class PropertyAnimation: Animation {
             keyPath = other.keyPath
             isAdditive = other.isAdditive
             isCumulative = other.isCumulative
+            unresolvedKeyPath = other.unresolvedKeyPath
         }
         super.init(copying: other)
     }
@@ -130,10 +134,14 @@ open class PropertyAnimation: Animation {
     override var debugName: String { "\(type(of: self))(\"\(keyPath ?? "")\")" }
 
     /// The property animated, or the error that says why there is none.
-    func property(of layer: Layer) throws(AnimationError) -> AnimatableProperty {
+    func property(of target: any AnimationTarget) throws(AnimationError) -> AnimatableProperty {
+        if let typed = unresolvedKeyPath, let name = target.keyPathName(for: typed.keyPath) {
+            keyPath = name
+            unresolvedKeyPath = nil
+        }
         guard let keyPath else { throw .missingKeyPath(animation: debugName) }
-        guard let property = AnimatableProperty.forKeyPath(keyPath, of: layer) else {
-            throw .unknownKeyPath(keyPath, layer: "\(type(of: layer))")
+        guard let property = target.animatableProperty(forKeyPath: keyPath) else {
+            throw .unknownKeyPath(keyPath, layer: "\(type(of: target))")
         }
         return property
     }
@@ -149,7 +157,7 @@ open class PropertyAnimation: Animation {
     }
 
     /// Writes `value` for this animation's key path, added to what is there when additive.
-    func write(_ value: AnimatableValue, to presentation: Layer, property: AnimatableProperty) {
+    func write(_ value: AnimatableValue, to presentation: any AnimationTarget, property: AnimatableProperty) {
         property.set(presentation, isAdditive ? AnimatableValue.add(property.get(presentation), value) : value)
     }
 }
@@ -172,5 +180,28 @@ public enum AnimationError: Error, Equatable, CustomStringConvertible {
         case let .keyframeMismatch(animation, detail):
             "\(animation): \(detail)"
         }
+    }
+}
+
+/// Where refused animations are reported. By default the message goes to standard error.
+public enum AnimationDiagnostics {
+    /// The handler for animations that cannot run.
+    public static var handler: @Sendable (AnimationError) -> Void {
+        get { channel.current }
+        set { channel.current = newValue }
+    }
+
+    private static let channel = DiagnosticHandler<AnimationError>()
+}
+
+extension Animation {
+    func notifyStart() {
+        onStart?()
+        delegate?.animationDidStart(self)
+    }
+
+    func notifyStop(finished: Bool) {
+        onStop?(finished)
+        delegate?.animationDidStop(self, finished: finished)
     }
 }

@@ -19,11 +19,11 @@ open class AnimationGroup: Animation {
         super.init()
     }
 
-    public override func validate(for layer: Layer) throws(AnimationError) {
-        for animation in animations ?? [] { try animation.validate(for: layer) }
+    override func validate(target: any AnimationTarget) throws(AnimationError) {
+        for animation in animations ?? [] { try animation.validate(target: target) }
     }
 
-    override func apply(at time: TimeInterval, to presentation: Layer) -> (active: Bool, ended: Bool) {
+    override func apply(at time: TimeInterval, to presentation: any AnimationTarget) -> (active: Bool, ended: Bool) {
         let ended = hasEnded(at: time)
         guard let raw = timing.progress(atParentTime: time) else { return (false, ended) }
         // The group's own time within its iteration, eased by the group's curve.

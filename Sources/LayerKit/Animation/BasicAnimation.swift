@@ -23,8 +23,8 @@ open class BasicAnimation: PropertyAnimation {
         super.init(keyPath: keyPath)
     }
 
-    public override func validate(for layer: Layer) throws(AnimationError) {
-        let property = try property(of: layer)
+    override func validate(target: any AnimationTarget) throws(AnimationError) {
+        let property = try property(of: target)
         _ = try convert(fromValue, "fromValue", for: property)
         _ = try convert(toValue, "toValue", for: property)
         _ = try convert(byValue, "byValue", for: property)
@@ -56,7 +56,7 @@ open class BasicAnimation: PropertyAnimation {
         AnimatableValue.interpolate(from, to, fraction)
     }
 
-    override func apply(at time: TimeInterval, to presentation: Layer) -> (active: Bool, ended: Bool) {
+    override func apply(at time: TimeInterval, to presentation: any AnimationTarget) -> (active: Bool, ended: Bool) {
         guard let property = try? property(of: presentation) else { return (false, true) }
         let ended = hasEnded(at: time)
         guard let progress = progressForValue(at: time) else { return (false, ended) }

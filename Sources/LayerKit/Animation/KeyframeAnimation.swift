@@ -56,8 +56,8 @@ open class KeyframeAnimation: PropertyAnimation {
         super.init(keyPath: keyPath)
     }
 
-    public override func validate(for layer: Layer) throws(AnimationError) {
-        let property = try property(of: layer)
+    override func validate(target: any AnimationTarget) throws(AnimationError) {
+        let property = try property(of: target)
         if path != nil {
             guard property.kind == .point else {
                 throw .keyframeMismatch(animation: debugName, detail: "a path can only animate a point property such as position")
@@ -134,7 +134,7 @@ open class KeyframeAnimation: PropertyAnimation {
         return cumulative.map { $0 / total }
     }
 
-    override func apply(at time: TimeInterval, to presentation: Layer) -> (active: Bool, ended: Bool) {
+    override func apply(at time: TimeInterval, to presentation: any AnimationTarget) -> (active: Bool, ended: Bool) {
         if let path {
             guard let property = try? property(of: presentation), property.kind == .point else { return (false, true) }
             let ended = hasEnded(at: time)
@@ -142,10 +142,8 @@ open class KeyframeAnimation: PropertyAnimation {
             let polyline = path.flattened(tolerance: 0.05).flatMap(\.points)
             guard let (point, angle) = Self.point(along: polyline, at: progress.fraction) else { return (false, ended) }
             write(.point(point), to: presentation, property: property)
-            if let rotationMode {
-                var components = TransformComponents(presentation.transform)
-                components.set(.rotationZ, to: .scalar(Double(angle + (rotationMode == .rotateAutoReverse ? .pi : 0))))
-                presentation.transform = components.transform
+            if let rotationMode, let rotation = presentation.animatableProperty(forKeyPath: "transform.rotation.z") {
+                rotation.set(presentation, .scalar(Double(angle + (rotationMode == .rotateAutoReverse ? .pi : 0))))
             }
             return (true, ended)
         }

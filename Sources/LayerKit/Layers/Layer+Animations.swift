@@ -1,43 +1,10 @@
 import Foundation
 
-/// What a property change does instead of its default implicit animation.
-public enum LayerAction {
-    /// Nothing: the change shows at once.
-    case none
-    /// This animation runs (a copy; its key path is set to the property's, and when it is a basic
-    /// animation without values it animates from the old value to the new).
-    case animation(Animation)
-}
-
-/// Supplies a layer's actions and custom drawing (Core Animation's CALayerDelegate).
-public protocol LayerDelegate: AnyObject {
-    /// The action for a property change, or nil for the layer's default.
-    func action(for layer: Layer, forKey key: String) -> LayerAction?
-    /// Draws the layer's content (called after `setNeedsDisplay()`, in the layer's bounds space).
-    func draw(_ layer: Layer, in context: GraphicsContext)
-}
-
-extension LayerDelegate {
-    public func action(for layer: Layer, forKey key: String) -> LayerAction? { nil }
-    public func draw(_ layer: Layer, in context: GraphicsContext) {}
-}
-
 /// An animation attached to a layer.
 struct AnimationEntry {
     let key: String
     let animation: Animation
     var started = false
-}
-
-/// Where refused animations are reported. By default the message goes to standard error.
-public enum AnimationDiagnostics {
-    /// The handler for animations that cannot run.
-    public static var handler: @Sendable (AnimationError) -> Void {
-        get { channel.current }
-        set { channel.current = newValue }
-    }
-
-    private static let channel = DiagnosticHandler<AnimationError>()
 }
 
 extension Layer {
@@ -200,13 +167,13 @@ extension Layer {
     /// The value of an animatable key path ("position.x", "transform.rotation.z", …), boxed
     /// as Core Animation's `value(forKeyPath:)` would give it; nil for unknown key paths.
     public func value(forKeyPath keyPath: String) -> Any? {
-        AnimatableProperty.forKeyPath(keyPath, of: self)?.get(self).boxed
+        animatableProperty(forKeyPath: keyPath)?.get(self).boxed
     }
 
     /// Sets an animatable key path from a boxed value (with the implicit animation a direct
     /// property change would have). Unknown key paths and wrong types are reported, not set.
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
-        guard let property = AnimatableProperty.forKeyPath(keyPath, of: self) else {
+        guard let property = animatableProperty(forKeyPath: keyPath) else {
             AnimationDiagnostics.handler(.unknownKeyPath(keyPath, layer: "\(type(of: self))"))
             return
         }
@@ -254,7 +221,7 @@ extension Layer {
     /// What `key` shows now, had its model value still been `old`: the value an animation in
     /// flight has reached, so that a new animation continues from there.
     private func presentedValue(forKey key: String, modelValue old: AnimatableValue) -> Any? {
-        guard let property = AnimatableProperty.forKeyPath(key, of: self) else { return old.boxed }
+        guard let property = animatableProperty(forKeyPath: key) else { return old.boxed }
         guard animationEntries.contains(where: { ($0.animation as? PropertyAnimation)?.keyPath?.hasPrefix(key) ?? true }) else {
             return old.boxed
         }
@@ -263,17 +230,5 @@ extension Layer {
         let time = currentTime
         for entry in animationEntries { _ = entry.animation.apply(at: time, to: copy) }
         return property.get(copy).boxed
-    }
-}
-
-extension Animation {
-    func notifyStart() {
-        onStart?()
-        delegate?.animationDidStart(self)
-    }
-
-    func notifyStop(finished: Bool) {
-        onStop?(finished)
-        delegate?.animationDidStop(self, finished: finished)
     }
 }
