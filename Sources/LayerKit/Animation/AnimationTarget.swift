@@ -16,11 +16,11 @@ protocol AnimationTarget: AnyObject {
 
 /// How an animation reads and writes one animatable key path of a target. Built once per key
 /// path and target class; `get` and `set` must be given targets of that class.
-struct AnimatableProperty {
+struct AnimatableProperty: Sendable {
     /// The form values of this key path take.
     let kind: AnimatableValue.Kind
     /// Reads the value.
-    let get: (any AnimationTarget) -> AnimatableValue
+    let get: @Sendable (any AnimationTarget) -> AnimatableValue
     /// Writes a value of `kind` (values of another kind are ignored).
-    let set: (any AnimationTarget, AnimatableValue) -> Void
+    let set: @Sendable (any AnimationTarget, AnimatableValue) -> Void
 }

@@ -8,28 +8,30 @@ import Foundation
 open class GradientLayer: Layer {
     public enum GradientType: String, Hashable, Sendable { case axial, radial, conic }
 
-    public var colors: [Color]? {
-        didSet { if colors != oldValue { didChange("colors", .content, from: .colors(oldValue ?? [])) } }
-    }
-    public var locations: [Double]? {
-        didSet { if locations != oldValue { didChange("locations", .content, from: .numbers(oldValue ?? [])) } }
-    }
-    public var startPoint = CGPoint(x: 0.5, y: 0) {
-        didSet { if startPoint != oldValue { didChange("startPoint", .content, from: .point(oldValue)) } }
-    }
-    public var endPoint = CGPoint(x: 0.5, y: 1) {
-        didSet { if endPoint != oldValue { didChange("endPoint", .content, from: .point(oldValue)) } }
-    }
-    public var type: GradientType = .axial { didSet { if type != oldValue { changed(.content) } } }
+    /// The declarations of the gradient layer's properties (see `Layer.Properties`).
+    enum Properties {
+        typealias Declaration<Value: Sendable> = LayerProperty<GradientLayer, Value>
 
-    public override init() { super.init() }
-
-    public required init(layer: Layer) {
-        super.init(layer: layer)
-        guard let gradient = layer as? GradientLayer else { return }
-        colors = gradient.colors; locations = gradient.locations; startPoint = gradient.startPoint
-        endPoint = gradient.endPoint; type = gradient.type
+        static let colors: Declaration<[Color]?> = .init("colors", \.colors, default: nil, invalidates: .content, animatable: .colors)
+        static let locations: Declaration<[Double]?> = .init("locations", \.locations, default: nil, invalidates: .content,
+                                                             animatable: .numbers)
+        static let startPoint: Declaration<CGPoint> = .init("startPoint", \.startPoint, default: CGPoint(x: 0.5, y: 0), invalidates: .content,
+                                                            animatable: .point)
+        static let endPoint: Declaration<CGPoint> = .init("endPoint", \.endPoint, default: CGPoint(x: 0.5, y: 1), invalidates: .content,
+                                                          animatable: .point)
+        static let type: Declaration<GradientType> = .init("type", \.type, default: .axial, invalidates: .content)
     }
+
+    /// The colors, from the start to the end (none draws nothing).
+    @Declared(Properties.colors) public var colors: [Color]?
+    /// Where each color sits, as fractions 0…1 of the way (evenly spread when nil).
+    @Declared(Properties.locations) public var locations: [Double]?
+    /// Where the gradient starts, in unit coordinates of the bounds.
+    @Declared(Properties.startPoint) public var startPoint: CGPoint
+    /// Where the gradient ends, in unit coordinates of the bounds.
+    @Declared(Properties.endPoint) public var endPoint: CGPoint
+    /// The gradient's shape.
+    @Declared(Properties.type) public var type: GradientType
 
     /// The gradient in bounds space.
     public var gradient: Gradient? {
@@ -46,25 +48,4 @@ open class GradientLayer: Layer {
     }
 
     override var gradientDescription: Gradient? { gradient }
-
-    override class func animatableProperty(forKeyPath keyPath: String) -> AnimatableProperty? {
-        switch keyPath {
-        case "colors":
-            return AnimatableProperty(kind: .colors, get: { .colors(($0 as? GradientLayer)?.colors ?? []) },
-                                      set: { layer, v in if case let .colors(c) = v { (layer as? GradientLayer)?.colors = c } })
-        case "locations":
-            return AnimatableProperty(kind: .numbers, get: { .numbers(($0 as? GradientLayer)?.locations ?? []) },
-                                      set: { layer, v in if case let .numbers(n) = v { (layer as? GradientLayer)?.locations = n } })
-        case "startPoint", "endPoint":
-            let isStart = keyPath == "startPoint"
-            return AnimatableProperty(kind: .point,
-                                      get: { layer in .point(isStart ? (layer as? GradientLayer)?.startPoint ?? .zero : (layer as? GradientLayer)?.endPoint ?? .zero) },
-                                      set: { layer, v in
-                                          guard case let .point(p) = v, let g = layer as? GradientLayer else { return }
-                                          if isStart { g.startPoint = p } else { g.endPoint = p }
-                                      })
-        default:
-            return super.animatableProperty(forKeyPath: keyPath)
-        }
-    }
 }

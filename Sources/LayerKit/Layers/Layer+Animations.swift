@@ -31,7 +31,7 @@ extension Layer {
             replaced.animation.notifyStop(finished: false)
         }
         animationEntries.append(AnimationEntry(key: entryKey, animation: running))
-        changed(.geometry)
+        changed(.timing)
     }
 
     /// The running animation with `key` (a copy of what was added).
@@ -49,7 +49,7 @@ extension Layer {
         guard let index = animationEntries.firstIndex(where: { $0.key == key }) else { return }
         let removed = animationEntries.remove(at: index)
         removed.animation.notifyStop(finished: false)
-        changed(.geometry)
+        changed(.timing)
     }
 
     /// Stops and removes every animation.
@@ -57,7 +57,7 @@ extension Layer {
         let removed = animationEntries
         animationEntries = []
         for entry in removed { entry.animation.notifyStop(finished: false) }
-        if !removed.isEmpty { changed(.geometry) }
+        if !removed.isEmpty { changed(.timing) }
     }
 
     // MARK: Time
@@ -162,27 +162,6 @@ extension Layer {
     func presentationCopy(atLocalTime time: TimeInterval, notify: Bool) -> Layer? {
         var ignored: [() -> Void] = []
         return presentationCopy(atLocalTime: time, notify: notify, callbacks: &ignored)
-    }
-
-    /// The value of an animatable key path ("position.x", "transform.rotation.z", …), boxed
-    /// as Core Animation's `value(forKeyPath:)` would give it; nil for unknown key paths.
-    public func value(forKeyPath keyPath: String) -> Any? {
-        animatableProperty(forKeyPath: keyPath)?.get(self).boxed
-    }
-
-    /// Sets an animatable key path from a boxed value (with the implicit animation a direct
-    /// property change would have). Unknown key paths and wrong types are reported, not set.
-    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
-        guard let property = animatableProperty(forKeyPath: keyPath) else {
-            AnimationDiagnostics.handler(.unknownKeyPath(keyPath, layer: "\(type(of: self))"))
-            return
-        }
-        guard let converted = AnimatableValue(value, as: property.kind) else {
-            AnimationDiagnostics.handler(.wrongValueType(animation: "setValue(_:forKeyPath: \"\(keyPath)\")", role: "value",
-                                                         expected: property.kind.rawValue, got: value.map { "\(type(of: $0))" } ?? "nil"))
-            return
-        }
-        property.set(self, converted)
     }
 
     // MARK: Implicit actions

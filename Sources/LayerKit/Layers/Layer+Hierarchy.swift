@@ -64,7 +64,7 @@ extension Layer {
         guard let parent = superlayer else { return }
         parent.sublayerStorage.removeAll { $0 === self }
         superlayer = nil
-        parent.changed(.geometry)
+        parent.changed(.sublayers)
     }
 
     /// Every ancestor, nearest first.
@@ -119,7 +119,7 @@ extension Layer {
         target = min(max(target, 0), sublayerStorage.count)
         sublayerStorage.insert(layer, at: target)
         layer.superlayer = self
-        changed(.geometry)
+        changed(.sublayers)
     }
 
     func setSublayers(_ layers: [Layer]) {
@@ -133,7 +133,7 @@ extension Layer {
             sublayerStorage.append(layer)
             layer.superlayer = self
         }
-        changed(.geometry)
+        changed(.sublayers)
     }
 
     /// Refuses, with a clear message, to add a layer under itself or its descendants.

@@ -16,50 +16,38 @@ open class Layer {
 
     /// The layer's own coordinate space: its origin is what the top-left corner shows, its size
     /// the size of the layer.
-    public var bounds: CGRect = .zero {
-        didSet {
-            guard bounds != oldValue else { return }
-            if bounds.size != oldValue.size {
-                didChange("bounds", .content, from: .rect(oldValue))
-                if needsDisplayOnBoundsChange { setNeedsDisplay() }
-            } else {
-                didChange("bounds", .geometry, from: .rect(oldValue))
-            }
-        }
-    }
+    @Declared(Properties.bounds) public var bounds: CGRect
 
     /// Where the anchor point sits, in the superlayer's coordinate space.
-    public var position: CGPoint = .zero { didSet { if position != oldValue { didChange("position", .geometry, from: .point(oldValue)) } } }
+    @Declared(Properties.position) public var position: CGPoint
 
     /// The point of the bounds, in unit coordinates, that `position` refers to and `transform`
     /// turns about: (0.5, 0.5) is the centre, (0.5, 1) the middle of the bottom edge.
-    public var anchorPoint = CGPoint(x: 0.5, y: 0.5) { didSet { if anchorPoint != oldValue { didChange("anchorPoint", .geometry, from: .point(oldValue)) } } }
+    @Declared(Properties.anchorPoint) public var anchorPoint: CGPoint
 
     /// The anchor point's z, in points.
-    public var anchorPointZ: CGFloat = 0 { didSet { if anchorPointZ != oldValue { didChange("anchorPointZ", .geometry, from: .scalar(Double(oldValue))) } } }
+    @Declared(Properties.anchorPointZ) public var anchorPointZ: CGFloat
 
     /// The layer's position on the z axis; sublayers draw in order of increasing `zPosition`,
     /// ties in array order.
-    public var zPosition: CGFloat = 0 { didSet { if zPosition != oldValue { didChange("zPosition", .geometry, from: .scalar(Double(oldValue))) } } }
+    @Declared(Properties.zPosition) public var zPosition: CGFloat
 
     /// The transform applied about the anchor point.
-    public var transform: Transform3D = .identity { didSet { if transform != oldValue { didChange("transform", .geometry, from: .transform(oldValue)) } } }
+    @Declared(Properties.transform) public var transform: Transform3D
 
     /// A transform applied to every sublayer, about this layer's anchor point (the usual place
     /// for a shared perspective, `m34 = -1/d`).
-    public var sublayerTransform: Transform3D = .identity {
-        didSet { if sublayerTransform != oldValue { didChange("sublayerTransform", .geometry, from: .transform(oldValue)) } }
-    }
+    @Declared(Properties.sublayerTransform) public var sublayerTransform: Transform3D
 
     /// Whether the layer and its subtree are left out of rendering.
-    public var isHidden = false { didSet { if isHidden != oldValue { changed(.geometry) } } }
+    @Declared(Properties.isHidden) public var isHidden: Bool
 
     /// Whether the back of the layer is drawn when a transform turns it away from the viewer.
-    public var isDoubleSided = true { didSet { if isDoubleSided != oldValue { changed(.geometry) } } }
+    @Declared(Properties.isDoubleSided) public var isDoubleSided: Bool
 
     /// Whether sublayer geometry is flipped vertically within this layer's bounds
     /// (y grows upward for the sublayers). The layer's own content is not flipped.
-    public var isGeometryFlipped = false { didSet { if isGeometryFlipped != oldValue { changed(.geometry) } } }
+    @Declared(Properties.isGeometryFlipped) public var isGeometryFlipped: Bool
 
     // MARK: Hierarchy
 
@@ -88,7 +76,7 @@ open class Layer {
                 mask.maskOwner?.mask = nil
                 mask.maskOwner = self
             }
-            changed(.content)
+            changed([.content, .sublayers])
         }
     }
 
@@ -98,92 +86,88 @@ open class Layer {
     // MARK: Appearance
 
     /// The color filling the bounds behind the contents (none by default).
-    public var backgroundColor: Color? { didSet { if backgroundColor != oldValue { didChange("backgroundColor", .content, from: .color(oldValue ?? .clear)) } } }
+    @Declared(Properties.backgroundColor) public var backgroundColor: Color?
 
     /// How opaque the layer and its subtree are, 0…1.
-    public var opacity: Float = 1 { didSet { if opacity != oldValue { didChange("opacity", .geometry, from: .scalar(Double(oldValue))) } } }
+    @Declared(Properties.opacity) public var opacity: Float
 
     /// The radius of the rounded corners of the background and border (and of the clip when
     /// `masksToBounds` is set).
-    public var cornerRadius: CGFloat = 0 { didSet { if cornerRadius != oldValue { didChange("cornerRadius", .content, from: .scalar(Double(oldValue))) } } }
+    @Declared(Properties.cornerRadius) public var cornerRadius: CGFloat
 
     /// Which corners `cornerRadius` rounds (all four by default).
-    public var maskedCorners: CornerMask = .all { didSet { if maskedCorners != oldValue { changed(.content) } } }
+    @Declared(Properties.maskedCorners) public var maskedCorners: CornerMask
 
     /// The width of the border drawn inside the bounds, above the contents and sublayers.
-    public var borderWidth: CGFloat = 0 { didSet { if borderWidth != oldValue { didChange("borderWidth", .content, from: .scalar(Double(oldValue))) } } }
+    @Declared(Properties.borderWidth) public var borderWidth: CGFloat
 
     /// The border's color (opaque black by default, as in Core Animation).
-    public var borderColor: Color? = .black { didSet { if borderColor != oldValue { didChange("borderColor", .content, from: .color(oldValue ?? .clear)) } } }
+    @Declared(Properties.borderColor) public var borderColor: Color?
 
     /// Whether sublayers (and contents) are clipped to the bounds, with the rounded corners.
-    public var masksToBounds = false { didSet { if masksToBounds != oldValue { changed(.content) } } }
+    @Declared(Properties.masksToBounds) public var masksToBounds: Bool
 
     /// Whether an opacity below 1 applies to the layer and its sublayers as one group (drawn
     /// together, then faded), rather than to each separately.
-    public var allowsGroupOpacity = true { didSet { if allowsGroupOpacity != oldValue { changed(.geometry) } } }
+    @Declared(Properties.allowsGroupOpacity) public var allowsGroupOpacity: Bool
 
     /// The image shown in the bounds, placed by `contentsGravity`.
-    public var contents: Image? { didSet { if contents !== oldValue { changed(.content) } } }
+    @Declared(Properties.contents) public var contents: Image?
 
     /// How `contents` is placed in the bounds.
-    public var contentsGravity: ContentsGravity = .resize { didSet { if contentsGravity != oldValue { changed(.content) } } }
+    @Declared(Properties.contentsGravity) public var contentsGravity: ContentsGravity
 
     /// The part of `contents` shown, in unit coordinates of the image.
-    public var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1) {
-        didSet { if contentsRect != oldValue { didChange("contentsRect", .content, from: .rect(oldValue)) } }
-    }
+    @Declared(Properties.contentsRect) public var contentsRect: CGRect
 
     /// The stretchable middle of `contents` in unit coordinates: outside it, the image keeps its
     /// scale (nine-part stretching); the default, the whole image, stretches everything.
-    public var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1) {
-        didSet { if contentsCenter != oldValue { didChange("contentsCenter", .content, from: .rect(oldValue)) } }
-    }
+    @Declared(Properties.contentsCenter) public var contentsCenter: CGRect
 
     /// Image pixels per point of `contents` (2 for a @2x image).
-    public var contentsScale: CGFloat = 1 { didSet { if contentsScale != oldValue { changed(.content) } } }
+    @Declared(Properties.contentsScale) public var contentsScale: CGFloat
 
     /// The filter used when `contents` is drawn smaller than its pixels.
-    public var minificationFilter: ContentsFilter = .linear { didSet { if minificationFilter != oldValue { changed(.content) } } }
+    @Declared(Properties.minificationFilter) public var minificationFilter: ContentsFilter
 
     /// The filter used when `contents` is drawn larger than its pixels.
-    public var magnificationFilter: ContentsFilter = .linear { didSet { if magnificationFilter != oldValue { changed(.content) } } }
+    @Declared(Properties.magnificationFilter) public var magnificationFilter: ContentsFilter
 
     // MARK: Shadow
 
     /// The shadow's color (opaque black).
-    public var shadowColor: Color? = .black { didSet { if shadowColor != oldValue { didChange("shadowColor", .shadow, from: .color(oldValue ?? .clear)) } } }
+    @Declared(Properties.shadowColor) public var shadowColor: Color?
 
     /// The shadow's opacity, 0…1; 0 (the default) draws no shadow.
-    public var shadowOpacity: Float = 0 { didSet { if shadowOpacity != oldValue { didChange("shadowOpacity", .shadow, from: .scalar(Double(oldValue))) } } }
+    @Declared(Properties.shadowOpacity) public var shadowOpacity: Float
 
     /// The shadow's offset in the layer's own space ((0, -3): slightly above, as on iOS).
-    public var shadowOffset = CGSize(width: 0, height: -3) { didSet { if shadowOffset != oldValue { didChange("shadowOffset", .shadow, from: .size(oldValue)) } } }
+    @Declared(Properties.shadowOffset) public var shadowOffset: CGSize
 
     /// The shadow's shape in the layer's own space; when nil the shadow follows what the layer
     /// (and its sublayers) draw. Giving the shape is cheaper and lets it differ from the content.
-    public var shadowPath: Path? { didSet { if shadowPath != oldValue { changed(.shadow) } } }
+    @Declared(Properties.shadowPath) public var shadowPath: Path?
 
     /// The blur radius of the shadow, in points.
-    public var shadowRadius: CGFloat = 3 { didSet { if shadowRadius != oldValue { didChange("shadowRadius", .shadow, from: .scalar(Double(oldValue))) } } }
+    @Declared(Properties.shadowRadius) public var shadowRadius: CGFloat
 
     // MARK: Caching
 
     /// Whether the layer's composited subtree is cached as one bitmap and reused while nothing
     /// inside it changes.
-    public var shouldRasterize = false { didSet { if shouldRasterize != oldValue { changed(.content) } } }
+    @Declared(Properties.shouldRasterize) public var shouldRasterize: Bool
 
     /// Pixels per point of the cached bitmap when `shouldRasterize` is set.
-    public var rasterizationScale: CGFloat = 1 { didSet { if rasterizationScale != oldValue { changed(.content) } } }
+    @Declared(Properties.rasterizationScale) public var rasterizationScale: CGFloat
 
     // MARK: Timing
 
     /// When the layer's local time starts, in its superlayer's time.
-    public var beginTime: TimeInterval = 0 { didSet { if beginTime != oldValue { changed(.geometry) } } }
+    @Declared(Properties.beginTime) public var beginTime: TimeInterval
     /// How fast the layer's local time (and so its sublayers' animations) runs; 0 pauses it.
-    public var speed: Float = 1 { didSet { if speed != oldValue { changed(.geometry) } } }
+    @Declared(Properties.speed) public var speed: Float
     /// Added to the layer's local time.
-    public var timeOffset: TimeInterval = 0 { didSet { if timeOffset != oldValue { changed(.geometry) } } }
+    @Declared(Properties.timeOffset) public var timeOffset: TimeInterval
 
     /// The running animations, in the order they were added.
     var animationEntries: [AnimationEntry] = []
@@ -210,7 +194,7 @@ open class Layer {
     public internal(set) var needsDisplay = false
 
     /// Whether a change of bounds size calls `setNeedsDisplay()`.
-    public var needsDisplayOnBoundsChange = false
+    @Declared(Properties.needsDisplayOnBoundsChange) public var needsDisplayOnBoundsChange: Bool
 
     /// Updates the layer's content; called before a frame when `needsDisplay` is set.
     ///
@@ -225,11 +209,6 @@ open class Layer {
     /// after `setNeedsDisplay()`, and again when the layer is shown at another scale.
     open func draw(in context: GraphicsContext) {
         delegate?.draw(self, in: context)
-    }
-
-    /// The animatable key paths of this class; subclasses add their own and fall back to this.
-    class func animatableProperty(forKeyPath keyPath: String) -> AnimatableProperty? {
-        baseAnimatableProperty(forKeyPath: keyPath)
     }
 
     /// What a gradient layer fills its bounds with (nil for other layers).
@@ -249,36 +228,26 @@ open class Layer {
     // MARK: Identity
 
     /// A name for debugging and lookups.
-    public var name: String?
+    @Declared(Properties.name) public var name: String?
 
     /// Creates a layer with Core Animation's defaults.
     public init() {
         id = LayerID.next()
+        _ = LayerPropertyTable.of(self)   // the class's typed key paths are known from here on
     }
 
     /// Creates a presentation copy of `layer`: the same identity and property values, no
-    /// sublayers, no animations (Core Animation's `init(layer:)`). Subclasses with properties
-    /// of their own override this to copy them.
+    /// sublayers, no animations (Core Animation's `init(layer:)`).
+    ///
+    /// Every declared property is copied, those of subclasses too; a subclass overrides this
+    /// only to copy state it keeps outside declared properties.
     public required init(layer: Layer) {
         id = layer.id
-        bounds = layer.bounds; position = layer.position; anchorPoint = layer.anchorPoint
-        anchorPointZ = layer.anchorPointZ; zPosition = layer.zPosition; transform = layer.transform
-        sublayerTransform = layer.sublayerTransform; isHidden = layer.isHidden; isDoubleSided = layer.isDoubleSided
-        isGeometryFlipped = layer.isGeometryFlipped; backgroundColor = layer.backgroundColor; opacity = layer.opacity
-        cornerRadius = layer.cornerRadius; maskedCorners = layer.maskedCorners; borderWidth = layer.borderWidth; borderColor = layer.borderColor
-        masksToBounds = layer.masksToBounds; allowsGroupOpacity = layer.allowsGroupOpacity; contents = layer.contents
-        contentsGravity = layer.contentsGravity; contentsRect = layer.contentsRect; contentsCenter = layer.contentsCenter
-        contentsScale = layer.contentsScale; minificationFilter = layer.minificationFilter
-        magnificationFilter = layer.magnificationFilter; shadowColor = layer.shadowColor
-        shadowOpacity = layer.shadowOpacity; shadowOffset = layer.shadowOffset; shadowRadius = layer.shadowRadius
-        shadowPath = layer.shadowPath
-        shouldRasterize = layer.shouldRasterize; rasterizationScale = layer.rasterizationScale; name = layer.name
-        beginTime = layer.beginTime; speed = layer.speed; timeOffset = layer.timeOffset
-        needsDisplayOnBoundsChange = layer.needsDisplayOnBoundsChange
-        drawsContent = layer.drawsContent
-        contentVersion = layer.contentVersion; changeCount = layer.changeCount
         isPresentationCopy = true
         modelLayerStorage = layer.modelLayerStorage ?? layer
+        LayerPropertyTable.of(self).copyProperties(from: layer, to: self)
+        drawsContent = layer.drawsContent
+        contentVersion = layer.contentVersion; changeCount = layer.changeCount
         // The mask is read from the model when rendering; the copy keeps no tree links.
     }
 
@@ -317,18 +286,12 @@ open class Layer {
     /// Change stamps that let a renderer revisit only what changed (Layer+ChangeTracking.swift).
     var tracking = ChangeTracking()
 
-    enum Change { case geometry, content, shadow }
-
-    /// Records a change of an animatable property and runs its implicit action, if any.
-    func didChange(_ key: String, _ change: Change, from old: AnimatableValue) {
-        changed(change)
-        runImplicitAction(forKey: key, from: old)
-    }
-
-    /// Records a change; content changes invalidate the backing store.
-    func changed(_ change: Change) {
+    /// Records a change: the one place every change to the layer arrives, with what it
+    /// invalidates (declared properties pass their declaration's; see `propertyDidChange`).
+    /// Content changes invalidate the backing store.
+    func changed(_ change: Invalidation) {
         changeCount &+= 1
-        if change == .content { contentVersion &+= 1 }
+        if change.contains(.content) { contentVersion &+= 1 }
         recordChange()
         maskOwner?.changed(.content)
     }

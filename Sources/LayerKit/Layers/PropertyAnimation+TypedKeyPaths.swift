@@ -2,33 +2,23 @@ import Foundation
 
 /// Typed key paths for animations, beside Core Animation's strings:
 /// `BasicAnimation(keyPath: \Layer.opacity)` is `BasicAnimation(keyPath: "opacity")`, and the
-/// compiler checks the property exists.
+/// compiler checks the property exists. Names come from the properties' declarations, parts
+/// included (`\Layer.position.x` is "position.x", `\Layer.bounds.size.width`
+/// "bounds.size.width").
 extension PropertyAnimation {
-    /// The Core Animation name of a typed key path, or nil when it is not animatable.
+    /// The Core Animation name of a typed key path to a declared layer property or one of its
+    /// parts, or nil. Key paths into a subclass declared outside LayerKit are known once a
+    /// layer of that class has been made.
     public static func name<Root: Layer, Value>(of keyPath: KeyPath<Root, Value>) -> String? {
-        typedNames[keyPath as AnyKeyPath]
+        LayerPropertyTable.name(of: keyPath)
     }
 
-    /// An animation of a typed key path (a property that is not animatable gives an animation
-    /// whose validation reports it, as an unknown string would).
+    /// An animation of a typed key path. A property that does not animate gives an animation
+    /// whose validation reports it, as an unknown string would; a key path whose class no layer
+    /// has been made of yet is resolved when the animation is added to one.
     public convenience init<Root: Layer, Value>(keyPath: KeyPath<Root, Value>) {
-        self.init(keyPath: Self.name(of: keyPath) ?? "\(keyPath)")
+        let name = Self.name(of: keyPath)
+        self.init(keyPath: name ?? "\(keyPath)")
+        if name == nil { unresolvedKeyPath = SendableKeyPath(keyPath) }
     }
-
-    // Safe: an immutable dictionary, built once and only read; key paths are values.
-    nonisolated(unsafe) private static let typedNames: [AnyKeyPath: String] = [
-        \Layer.bounds: "bounds", \Layer.bounds.size: "bounds.size", \Layer.bounds.size.width: "bounds.size.width",
-        \Layer.bounds.size.height: "bounds.size.height", \Layer.bounds.origin: "bounds.origin",
-        \Layer.position: "position", \Layer.position.x: "position.x", \Layer.position.y: "position.y",
-        \Layer.anchorPoint: "anchorPoint", \Layer.anchorPointZ: "anchorPointZ", \Layer.zPosition: "zPosition",
-        \Layer.transform: "transform", \Layer.sublayerTransform: "sublayerTransform",
-        \Layer.opacity: "opacity", \Layer.cornerRadius: "cornerRadius", \Layer.borderWidth: "borderWidth",
-        \Layer.borderColor: "borderColor", \Layer.backgroundColor: "backgroundColor",
-        \Layer.shadowColor: "shadowColor", \Layer.shadowOpacity: "shadowOpacity", \Layer.shadowOffset: "shadowOffset",
-        \Layer.shadowRadius: "shadowRadius", \Layer.contentsRect: "contentsRect", \Layer.contentsCenter: "contentsCenter",
-        \ShapeLayer.path: "path", \ShapeLayer.fillColor: "fillColor", \ShapeLayer.strokeColor: "strokeColor",
-        \ShapeLayer.lineWidth: "lineWidth", \ShapeLayer.strokeStart: "strokeStart", \ShapeLayer.strokeEnd: "strokeEnd",
-        \ShapeLayer.miterLimit: "miterLimit", \ShapeLayer.lineDashPhase: "lineDashPhase",
-        \TextLayer.fontSize: "fontSize", \TextLayer.foregroundColor: "foregroundColor",
-    ]
 }

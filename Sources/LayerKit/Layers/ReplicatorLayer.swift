@@ -9,30 +9,43 @@ open class ReplicatorLayer: Layer {
     /// Instances beyond this are not drawn (a guard against absurd counts).
     public static let maximumInstanceCount = 10_000
 
-    public var instanceCount = 1 { didSet { if instanceCount != oldValue { changed(.content) } } }
-    public var instanceTransform: Transform3D = .identity {
-        didSet { if instanceTransform != oldValue { didChange("instanceTransform", .content, from: .transform(oldValue)) } }
+    /// The declarations of the replicator's properties (see `Layer.Properties`). They change
+    /// how the sublayers are drawn, not the replicator's own store.
+    enum Properties {
+        typealias Declaration<Value: Sendable> = LayerProperty<ReplicatorLayer, Value>
+
+        static let instanceCount: Declaration<Int> = .init("instanceCount", \.instanceCount, default: 1, invalidates: .sublayers)
+        static let instanceTransform: Declaration<Transform3D> = .init("instanceTransform", \.instanceTransform, default: .identity,
+                                                                       invalidates: .geometry, animatable: .transform)
+        static let instanceDelay: Declaration<TimeInterval> = .init("instanceDelay", \.instanceDelay, default: 0, invalidates: .timing)
+        static let instanceColor: Declaration<Color> = .init("instanceColor", \.instanceColor, default: .white, invalidates: .compositing,
+                                                             animatable: .color)
+        static let instanceRedOffset: Declaration<Float> = .init("instanceRedOffset", \.instanceRedOffset, default: 0,
+                                                                 invalidates: .compositing)
+        static let instanceGreenOffset: Declaration<Float> = .init("instanceGreenOffset", \.instanceGreenOffset, default: 0,
+                                                                   invalidates: .compositing)
+        static let instanceBlueOffset: Declaration<Float> = .init("instanceBlueOffset", \.instanceBlueOffset, default: 0,
+                                                                  invalidates: .compositing)
+        static let instanceAlphaOffset: Declaration<Float> = .init("instanceAlphaOffset", \.instanceAlphaOffset, default: 0,
+                                                                   invalidates: .compositing)
     }
+
+    /// How many times the sublayers are drawn (capped at `maximumInstanceCount`).
+    @Declared(Properties.instanceCount) public var instanceCount: Int
+    /// The transform between one instance and the next, about the replicator's anchor point.
+    @Declared(Properties.instanceTransform) public var instanceTransform: Transform3D
     /// Seconds each instance's animations run behind the previous instance's.
-    public var instanceDelay: TimeInterval = 0 { didSet { if instanceDelay != oldValue { changed(.content) } } }
+    @Declared(Properties.instanceDelay) public var instanceDelay: TimeInterval
     /// The color the first instance is multiplied by (white: unchanged).
-    public var instanceColor: Color = .white {
-        didSet { if instanceColor != oldValue { didChange("instanceColor", .content, from: .color(oldValue)) } }
-    }
-    public var instanceRedOffset: Float = 0 { didSet { if instanceRedOffset != oldValue { changed(.content) } } }
-    public var instanceGreenOffset: Float = 0 { didSet { if instanceGreenOffset != oldValue { changed(.content) } } }
-    public var instanceBlueOffset: Float = 0 { didSet { if instanceBlueOffset != oldValue { changed(.content) } } }
-    public var instanceAlphaOffset: Float = 0 { didSet { if instanceAlphaOffset != oldValue { changed(.content) } } }
-
-    public override init() { super.init() }
-
-    public required init(layer: Layer) {
-        super.init(layer: layer)
-        guard let r = layer as? ReplicatorLayer else { return }
-        instanceCount = r.instanceCount; instanceTransform = r.instanceTransform; instanceDelay = r.instanceDelay
-        instanceColor = r.instanceColor; instanceRedOffset = r.instanceRedOffset; instanceGreenOffset = r.instanceGreenOffset
-        instanceBlueOffset = r.instanceBlueOffset; instanceAlphaOffset = r.instanceAlphaOffset
-    }
+    @Declared(Properties.instanceColor) public var instanceColor: Color
+    /// Added to the red of the tint for each instance after the first.
+    @Declared(Properties.instanceRedOffset) public var instanceRedOffset: Float
+    /// Added to the green of the tint for each instance after the first.
+    @Declared(Properties.instanceGreenOffset) public var instanceGreenOffset: Float
+    /// Added to the blue of the tint for each instance after the first.
+    @Declared(Properties.instanceBlueOffset) public var instanceBlueOffset: Float
+    /// Added to the alpha of the tint for each instance after the first.
+    @Declared(Properties.instanceAlphaOffset) public var instanceAlphaOffset: Float
 
     /// The tint of instance `i`, or nil when it changes nothing.
     func instanceTint(_ i: Int) -> Color? {
@@ -42,18 +55,5 @@ open class ReplicatorLayer: Layer {
                          blue: Color.unit(instanceColor.blue + k * Double(instanceBlueOffset)),
                          alpha: Color.unit(instanceColor.alpha + k * Double(instanceAlphaOffset)))
         return tint == .white ? nil : tint
-    }
-
-    override class func animatableProperty(forKeyPath keyPath: String) -> AnimatableProperty? {
-        switch keyPath {
-        case "instanceTransform":
-            return AnimatableProperty(kind: .transform, get: { .transform(($0 as? ReplicatorLayer)?.instanceTransform ?? .identity) },
-                                      set: { layer, v in if case let .transform(t) = v { (layer as? ReplicatorLayer)?.instanceTransform = t } })
-        case "instanceColor":
-            return AnimatableProperty(kind: .color, get: { .color(($0 as? ReplicatorLayer)?.instanceColor ?? .white) },
-                                      set: { layer, v in if case let .color(c) = v { (layer as? ReplicatorLayer)?.instanceColor = c } })
-        default:
-            return super.animatableProperty(forKeyPath: keyPath)
-        }
     }
 }

@@ -6,31 +6,49 @@ import Foundation
 /// The path is in the layer's bounds space and is not clipped to the bounds (unless
 /// `masksToBounds`), so a shape layer with empty bounds still draws, as on iOS.
 open class ShapeLayer: Layer {
-    public var path: Path? { didSet { if path != oldValue { didChange("path", .content, from: .path(oldValue ?? Path())) } } }
-    public var fillColor: Color? = .black { didSet { if fillColor != oldValue { didChange("fillColor", .content, from: .color(oldValue ?? .clear)) } } }
-    public var fillRule: FillRule = .nonZero { didSet { if fillRule != oldValue { changed(.content) } } }
-    public var strokeColor: Color? { didSet { if strokeColor != oldValue { didChange("strokeColor", .content, from: .color(oldValue ?? .clear)) } } }
-    public var lineWidth: CGFloat = 1 { didSet { if lineWidth != oldValue { didChange("lineWidth", .content, from: .scalar(Double(oldValue))) } } }
-    public var lineCap: LineCap = .butt { didSet { if lineCap != oldValue { changed(.content) } } }
-    public var lineJoin: LineJoin = .miter { didSet { if lineJoin != oldValue { changed(.content) } } }
-    public var miterLimit: CGFloat = 10 { didSet { if miterLimit != oldValue { didChange("miterLimit", .content, from: .scalar(Double(oldValue))) } } }
-    public var lineDashPattern: [CGFloat]? { didSet { if lineDashPattern != oldValue { changed(.content) } } }
-    public var lineDashPhase: CGFloat = 0 { didSet { if lineDashPhase != oldValue { didChange("lineDashPhase", .content, from: .scalar(Double(oldValue))) } } }
-    /// Where the stroke starts, as a fraction of the path's length.
-    public var strokeStart: CGFloat = 0 { didSet { if strokeStart != oldValue { didChange("strokeStart", .content, from: .scalar(Double(oldValue))) } } }
-    /// Where the stroke ends, as a fraction of the path's length.
-    public var strokeEnd: CGFloat = 1 { didSet { if strokeEnd != oldValue { didChange("strokeEnd", .content, from: .scalar(Double(oldValue))) } } }
+    /// The declarations of the shape layer's properties (see `Layer.Properties`).
+    enum Properties {
+        typealias Declaration<Value: Sendable> = LayerProperty<ShapeLayer, Value>
 
-    public override init() { super.init() }
-
-    public required init(layer: Layer) {
-        super.init(layer: layer)
-        guard let shape = layer as? ShapeLayer else { return }
-        path = shape.path; fillColor = shape.fillColor; fillRule = shape.fillRule; strokeColor = shape.strokeColor
-        lineWidth = shape.lineWidth; lineCap = shape.lineCap; lineJoin = shape.lineJoin; miterLimit = shape.miterLimit
-        lineDashPattern = shape.lineDashPattern; lineDashPhase = shape.lineDashPhase
-        strokeStart = shape.strokeStart; strokeEnd = shape.strokeEnd
+        static let path: Declaration<Path?> = .init("path", \.path, default: nil, invalidates: .content, animatable: .path)
+        static let fillColor: Declaration<Color?> = .init("fillColor", \.fillColor, default: .black, invalidates: .content, animatable: .color)
+        static let fillRule: Declaration<FillRule> = .init("fillRule", \.fillRule, default: .nonZero, invalidates: .content)
+        static let strokeColor: Declaration<Color?> = .init("strokeColor", \.strokeColor, default: nil, invalidates: .content, animatable: .color)
+        static let lineWidth: Declaration<CGFloat> = .init("lineWidth", \.lineWidth, default: 1, invalidates: .content, animatable: .number)
+        static let lineCap: Declaration<LineCap> = .init("lineCap", \.lineCap, default: .butt, invalidates: .content)
+        static let lineJoin: Declaration<LineJoin> = .init("lineJoin", \.lineJoin, default: .miter, invalidates: .content)
+        static let miterLimit: Declaration<CGFloat> = .init("miterLimit", \.miterLimit, default: 10, invalidates: .content, animatable: .number)
+        static let lineDashPattern: Declaration<[CGFloat]?> = .init("lineDashPattern", \.lineDashPattern, default: nil, invalidates: .content)
+        static let lineDashPhase: Declaration<CGFloat> = .init("lineDashPhase", \.lineDashPhase, default: 0, invalidates: .content,
+                                                               animatable: .number)
+        static let strokeStart: Declaration<CGFloat> = .init("strokeStart", \.strokeStart, default: 0, invalidates: .content, animatable: .number)
+        static let strokeEnd: Declaration<CGFloat> = .init("strokeEnd", \.strokeEnd, default: 1, invalidates: .content, animatable: .number)
     }
+
+    /// The shape, in the layer's bounds space.
+    @Declared(Properties.path) public var path: Path?
+    /// The color filling the path (opaque black; nil fills nothing).
+    @Declared(Properties.fillColor) public var fillColor: Color?
+    /// Which parts of the path count as inside.
+    @Declared(Properties.fillRule) public var fillRule: FillRule
+    /// The color stroking the path (none by default).
+    @Declared(Properties.strokeColor) public var strokeColor: Color?
+    /// The stroke's width, in points.
+    @Declared(Properties.lineWidth) public var lineWidth: CGFloat
+    /// How open ends of the stroke look.
+    @Declared(Properties.lineCap) public var lineCap: LineCap
+    /// How the stroke turns corners.
+    @Declared(Properties.lineJoin) public var lineJoin: LineJoin
+    /// How far a miter join may reach, in line widths, before it is beveled.
+    @Declared(Properties.miterLimit) public var miterLimit: CGFloat
+    /// Lengths of dashes and gaps, alternating (nil: a solid line).
+    @Declared(Properties.lineDashPattern) public var lineDashPattern: [CGFloat]?
+    /// How far into the dash pattern the stroke starts.
+    @Declared(Properties.lineDashPhase) public var lineDashPhase: CGFloat
+    /// Where the stroke starts, as a fraction of the path's length.
+    @Declared(Properties.strokeStart) public var strokeStart: CGFloat
+    /// Where the stroke ends, as a fraction of the path's length.
+    @Declared(Properties.strokeEnd) public var strokeEnd: CGFloat
 
     /// The stroke style of the layer's line properties.
     public var strokeStyle: StrokeStyle {
@@ -45,30 +63,6 @@ open class ShapeLayer: Layer {
         guard fill != nil || stroke != nil else { return nil }
         return ShapeDescription(path: path, fillColor: fill, fillRule: fillRule, strokeColor: stroke, stroke: strokeStyle,
                                 strokeStart: strokeStart, strokeEnd: strokeEnd)
-    }
-
-    override class func animatableProperty(forKeyPath keyPath: String) -> AnimatableProperty? {
-        func scalar(_ key: ReferenceWritableKeyPath<ShapeLayer, CGFloat>) -> AnimatableProperty {
-            AnimatableProperty(kind: .scalar, get: { .scalar(Double(($0 as? ShapeLayer)?[keyPath: key] ?? 0)) },
-                               set: { layer, v in if let d = v.scalarValue { (layer as? ShapeLayer)?[keyPath: key] = CGFloat(d) } })
-        }
-        func color(_ key: ReferenceWritableKeyPath<ShapeLayer, Color?>) -> AnimatableProperty {
-            AnimatableProperty(kind: .color, get: { .color(($0 as? ShapeLayer)?[keyPath: key] ?? .clear) },
-                               set: { layer, v in if case let .color(c) = v { (layer as? ShapeLayer)?[keyPath: key] = c } })
-        }
-        switch keyPath {
-        case "strokeStart": return scalar(\.strokeStart)
-        case "strokeEnd": return scalar(\.strokeEnd)
-        case "lineWidth": return scalar(\.lineWidth)
-        case "miterLimit": return scalar(\.miterLimit)
-        case "lineDashPhase": return scalar(\.lineDashPhase)
-        case "fillColor": return color(\.fillColor)
-        case "strokeColor": return color(\.strokeColor)
-        case "path":
-            return AnimatableProperty(kind: .path, get: { .path(($0 as? ShapeLayer)?.path ?? Path()) },
-                                      set: { layer, v in if case let .path(p) = v { (layer as? ShapeLayer)?.path = p } })
-        default: return super.animatableProperty(forKeyPath: keyPath)
-        }
     }
 }
 

@@ -5,30 +5,39 @@ import Foundation
 /// outlines at the scale the layer is shown at. Core Animation's defaults: 36-point white text,
 /// natural alignment, no wrapping, no truncation.
 open class TextLayer: Layer {
+    /// The declarations of the text layer's properties (see `Layer.Properties`).
+    enum Properties {
+        typealias Declaration<Value: Sendable> = LayerProperty<TextLayer, Value>
+
+        static let string: Declaration<String?> = .init("string", \.string, default: nil, invalidates: .content)
+        static let runs: Declaration<[TextRun]?> = .init("runs", \.runs, default: nil, invalidates: .content)
+        static let font: Declaration<String> = .init("font", \.font, default: Font.defaultFamily, invalidates: .content)
+        static let fontSize: Declaration<CGFloat> = .init("fontSize", \.fontSize, default: 36, invalidates: .content, animatable: .number)
+        static let foregroundColor: Declaration<Color> = .init("foregroundColor", \.foregroundColor, default: .white, invalidates: .content,
+                                                               animatable: .color)
+        static let alignmentMode: Declaration<TextAlignment> = .init("alignmentMode", \.alignmentMode, default: .natural,
+                                                                     invalidates: .content)
+        static let isWrapped: Declaration<Bool> = .init("wrapped", \.isWrapped, default: false, invalidates: .content)
+        static let truncationMode: Declaration<TextTruncation> = .init("truncationMode", \.truncationMode, default: .none,
+                                                                       invalidates: .content)
+    }
+
     /// The text (ignored when `runs` is set).
-    public var string: String? { didSet { if string != oldValue { changed(.content) } } }
+    @Declared(Properties.string) public var string: String?
     /// Styled text, each run with its own font, size and color.
-    public var runs: [TextRun]? { didSet { if runs != oldValue { changed(.content) } } }
+    @Declared(Properties.runs) public var runs: [TextRun]?
     /// The font family (fontconfig's sans-serif by default).
-    public var font: String = Font.defaultFamily { didSet { if font != oldValue { changed(.content) } } }
-    public var fontSize: CGFloat = 36 { didSet { if fontSize != oldValue { didChange("fontSize", .content, from: .scalar(Double(oldValue))) } } }
-    public var foregroundColor: Color = .white {
-        didSet { if foregroundColor != oldValue { didChange("foregroundColor", .content, from: .color(oldValue)) } }
-    }
-    public var alignmentMode: TextAlignment = .natural { didSet { if alignmentMode != oldValue { changed(.content) } } }
+    @Declared(Properties.font) public var font: String
+    /// The font size, in points.
+    @Declared(Properties.fontSize) public var fontSize: CGFloat
+    /// The text's color.
+    @Declared(Properties.foregroundColor) public var foregroundColor: Color
+    /// How lines are aligned in the bounds.
+    @Declared(Properties.alignmentMode) public var alignmentMode: TextAlignment
     /// Whether lines wrap at spaces to the bounds' width.
-    public var isWrapped = false { didSet { if isWrapped != oldValue { changed(.content) } } }
-    public var truncationMode: TextTruncation = .none { didSet { if truncationMode != oldValue { changed(.content) } } }
-
-    public override init() { super.init() }
-
-    public required init(layer: Layer) {
-        super.init(layer: layer)
-        guard let text = layer as? TextLayer else { return }
-        string = text.string; runs = text.runs; font = text.font; fontSize = text.fontSize
-        foregroundColor = text.foregroundColor; alignmentMode = text.alignmentMode; isWrapped = text.isWrapped
-        truncationMode = text.truncationMode
-    }
+    @Declared(Properties.isWrapped) public var isWrapped: Bool
+    /// How text that does not fit is cut.
+    @Declared(Properties.truncationMode) public var truncationMode: TextTruncation
 
     /// The size the text needs (one line per newline, or wrapped to the bounds' width).
     public func preferredSize() -> CGSize {
@@ -45,19 +54,6 @@ open class TextLayer: Layer {
         guard content.contains(where: { !$0.text.isEmpty }) else { return nil }
         return TextDescription(runs: content, font: font, fontSize: fontSize, color: foregroundColor,
                                alignment: alignmentMode, wrapped: isWrapped, truncation: truncationMode)
-    }
-
-    override class func animatableProperty(forKeyPath keyPath: String) -> AnimatableProperty? {
-        switch keyPath {
-        case "fontSize":
-            return AnimatableProperty(kind: .scalar, get: { .scalar(Double(($0 as? TextLayer)?.fontSize ?? 0)) },
-                                      set: { layer, v in if let d = v.scalarValue { (layer as? TextLayer)?.fontSize = CGFloat(d) } })
-        case "foregroundColor":
-            return AnimatableProperty(kind: .color, get: { .color(($0 as? TextLayer)?.foregroundColor ?? .clear) },
-                                      set: { layer, v in if case let .color(c) = v { (layer as? TextLayer)?.foregroundColor = c } })
-        default:
-            return super.animatableProperty(forKeyPath: keyPath)
-        }
     }
 }
 
