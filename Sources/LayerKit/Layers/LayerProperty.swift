@@ -137,9 +137,8 @@ protocol AnyLayerProperty: AnyObject, Sendable {
     func copyValue(from source: Layer, to target: Layer)
     /// Whether two layers of the declaring class hold the same value.
     func hasSameValue(_ a: Layer, _ b: Layer) -> Bool
-    /// What a change of `layer`'s value to `value` would invalidate (nil: `value` has the
-    /// wrong type).
-    func invalidation(changing layer: Layer, to value: Any) -> Layer.Invalidation?
+    /// What a change from `a`'s value to `b`'s invalidates (both of the declaring class).
+    func invalidation(from a: Layer, to b: Layer) -> Layer.Invalidation
 }
 
 /// One string key path of a layer class: how key-value access and animations reach it.
@@ -235,8 +234,7 @@ extension LayerProperty: AnyLayerProperty {
         isSame(unsafeDowncast(a, to: Root.self)[keyPath: keyPath], unsafeDowncast(b, to: Root.self)[keyPath: keyPath])
     }
 
-    func invalidation(changing layer: Layer, to value: Any) -> Layer.Invalidation? {
-        guard let new = value as? Value else { return nil }
-        return invalidation(from: unsafeDowncast(layer, to: Root.self)[keyPath: keyPath], to: new)
+    func invalidation(from a: Layer, to b: Layer) -> Layer.Invalidation {
+        invalidation(from: unsafeDowncast(a, to: Root.self)[keyPath: keyPath], to: unsafeDowncast(b, to: Root.self)[keyPath: keyPath])
     }
 }
