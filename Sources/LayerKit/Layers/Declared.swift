@@ -47,6 +47,7 @@ public struct Declared<Root: Layer, Value: Sendable> {
                 new = admitted
             }
             guard !declaration.isSame(old, new) else { return }
+            if !declaration.storage.isKnown { declaration.learnStorage(storageKeyPath) }
             layer[keyPath: storageKeyPath].value = new
             unsafeDowncast(layer, to: Layer.self).propertyDidChange(declaration, from: old, to: new)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One property of a layer class, declared once: its Core Animation name, its default, what a
 /// change to it invalidates and, when it animates, how its values animate.
@@ -8,6 +9,7 @@ import Foundation
 /// (`init(layer:)`), string key paths with their parts ("position.x", "bounds.size.width",
 /// "transform.rotation.z"), typed key paths (`\Layer.position.x`) and `value(forKeyPath:)` /
 /// `setValue(_:forKeyPath:)`. Nothing keeps a second list of properties that could drift.
+/// Presentation copies copy the storage itself, without running setters.
 ///
 /// A subclass declares a property of its own the same way, and it animates as Core Animation's
 /// custom animatable properties do:
@@ -34,6 +36,8 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
     /// Everything a change may invalidate; some changes invalidate less (a bounds change that
     /// keeps the size rasterizes nothing).
     public let invalidation: Layer.Invalidation
+    /// Whether the property animates (explicitly, and implicitly when changed).
+    public let isAnimatable: Bool
     /// How the property animates; nil when it does not.
     let animation: AnimatableKind<Value>?
     /// The property itself.
@@ -50,6 +54,8 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
     /// Runs after a change of a model layer's property, with the old value (a bounds change
     /// asks for display when `needsDisplayOnBoundsChange` is set).
     let sideEffect: (@Sendable (Root, Value) -> Void)?
+    /// Where the property is stored, to copy it without the setter (presentation copies).
+    let storage = DeclaredStorageSlot()
 
     /// Declares a property.
     ///
@@ -60,6 +66,7 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
     ///   - defaultValue: Core Animation's default.
     ///   - invalidation: what a change makes stale.
     ///   - animation: how values animate; nil for a property that does not animate.
+    @inline(__always)   // the comparison is then made for the concrete value type
     public convenience init(_ name: String, _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable,
                             default defaultValue: Value, invalidates invalidation: Layer.Invalidation,
                             animatable animation: AnimatableKind<Value>? = nil) where Value: Equatable {
@@ -68,6 +75,7 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
     }
 
     /// Declares a property whose value is an object, compared by identity (a contents image).
+    @inline(__always)
     public convenience init<Object: AnyObject & Sendable>(_ name: String, _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable,
                                                           default defaultValue: Value, invalidates invalidation: Layer.Invalidation)
     where Value == Object? {
@@ -85,14 +93,23 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
         self.defaultValue = defaultValue
         self.invalidation = invalidation
         self.animation = animation
+        isAnimatable = animation != nil
         self.isSame = isSame
         self.narrowing = narrowing
         self.admission = admission
         self.sideEffect = sideEffect
     }
 
-    /// Whether the property animates (explicitly, and implicitly when changed).
-    public var isAnimatable: Bool { animation != nil }
+    /// Learns where the property is stored (see `DeclaredStorageSlot`); called by the setter
+    /// before the first value other than the default is stored.
+    func learnStorage<Enclosing: AnyObject>(_ storageKeyPath: ReferenceWritableKeyPath<Enclosing, Declared<Root, Value>>) {
+        let keyPath = TypedKeyPath(storageKeyPath)
+        storage.learn {
+            StorageCopier { target, source in
+                unsafeDowncast(target, to: Enclosing.self)[keyPath: keyPath.keyPath] = unsafeDowncast(source, to: Enclosing.self)[keyPath: keyPath.keyPath]
+            }
+        }
+    }
 
     /// What a change from `old` to `new` invalidates.
     func invalidation(from old: Value, to new: Value) -> Layer.Invalidation {
@@ -108,11 +125,54 @@ extension Layer {
         let invalidation = property.invalidation(from: old, to: new)
         if !invalidation.isEmpty { changed(invalidation) }
         guard !isPresentationCopy else { return }
-        property.sideEffect?(unsafeDowncast(self, to: Root.self), old)
-        if let kind = property.animation, hasBeenRendered {
+        if let sideEffect = property.sideEffect { sideEffect(unsafeDowncast(self, to: Root.self), old) }
+        if hasBeenRendered, property.isAnimatable, let kind = property.animation {
             runImplicitAction(forKey: property.name, from: kind.wrap(old))
         }
     }
+}
+
+/// Where one declared property is stored, as a copy between two layers of its class.
+///
+/// Only the property's setter is told where its storage is (`Declared`'s subscript receives the
+/// storage key path), so the slot learns it from the property's first change on any layer.
+/// Until then every layer holds the default, and there is nothing to copy. Not generic, so that
+/// copying a layer's properties costs no generic metadata lookups.
+final class DeclaredStorageSlot: Sendable {
+    /// Retained once, never released: declarations live for the whole process.
+    private let copier = Atomic<Unmanaged<StorageCopier>?>(nil)
+
+    /// Whether the storage is known.
+    var isKnown: Bool { copier.load(ordering: .acquiring) != nil }
+
+    /// Records the copier `make` builds, unless one is known already.
+    func learn(_ make: () -> StorageCopier) {
+        guard !isKnown else { return }
+        let new = Unmanaged.passRetained(make())
+        if !copier.compareExchange(expected: nil, desired: new, ordering: .acquiringAndReleasing).exchanged {
+            new.release()
+        }
+    }
+
+    /// Copies the property from `source` to `target` (both of the declaring class).
+    func copy(from source: Layer, to target: Layer) {
+        copier.load(ordering: .acquiring)?.takeUnretainedValue().copy(target, source)
+    }
+}
+
+/// Copies one declared property's storage between two layers of its class.
+final class StorageCopier: Sendable {
+    let copy: @Sendable (_ target: Layer, _ source: Layer) -> Void
+    init(_ copy: @escaping @Sendable (_ target: Layer, _ source: Layer) -> Void) { self.copy = copy }
+}
+
+/// A typed key path shared across threads.
+///
+/// Safe as `@unchecked Sendable`: key path objects are immutable once made (SE-0418 makes key
+/// path literals Sendable; this one arrives as a parameter, which lost the conformance).
+struct TypedKeyPath<Root, Value>: @unchecked Sendable {
+    let keyPath: ReferenceWritableKeyPath<Root, Value>
+    init(_ keyPath: ReferenceWritableKeyPath<Root, Value>) { self.keyPath = keyPath }
 }
 
 // MARK: Type-erased access, for the tables derived from declarations
@@ -135,6 +195,8 @@ protocol AnyLayerProperty: AnyObject, Sendable {
     func typedKeyPaths() -> [(keyPath: SendableKeyPath, name: String)]
     /// Copies the value from `source` to `target` (both of the declaring class).
     func copyValue(from source: Layer, to target: Layer)
+    /// Where the property is stored.
+    var storage: DeclaredStorageSlot { get }
     /// Whether two layers of the declaring class hold the same value.
     func hasSameValue(_ a: Layer, _ b: Layer) -> Bool
     /// What a change from `a`'s value to `b`'s invalidates (both of the declaring class).
@@ -227,7 +289,7 @@ extension LayerProperty: AnyLayerProperty {
     }
 
     func copyValue(from source: Layer, to target: Layer) {
-        unsafeDowncast(target, to: Root.self)[keyPath: keyPath] = unsafeDowncast(source, to: Root.self)[keyPath: keyPath]
+        storage.copy(from: source, to: target)
     }
 
     func hasSameValue(_ a: Layer, _ b: Layer) -> Bool {

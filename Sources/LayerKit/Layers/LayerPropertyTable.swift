@@ -10,6 +10,8 @@ final class LayerPropertyTable: Sendable {
     let declarations: [any AnyLayerProperty]
     /// Every string key path: each property's name and its parts' ("position", "position.x").
     let entries: [String: LayerKeyPathEntry]
+    /// Where each declaration's property is stored, in the order of `declarations`.
+    private let storage: [DeclaredStorageSlot]
 
     /// Collects the declarations of `layer`'s class and its superclasses.
     ///
@@ -39,14 +41,18 @@ final class LayerPropertyTable: Sendable {
         }
         self.declarations = declarations
         self.entries = entries
+        storage = declarations.map(\.storage)
     }
 
     /// Copies every declared property `source` shares with `target` (all of them when they are
     /// of one class): the presentation copy.
     func copyProperties(from source: Layer, to target: Layer) {
-        let sameClass = type(of: source) == type(of: target)
-        for declaration in declarations where sameClass || declaration.isDeclared(by: source) {
-            declaration.copyValue(from: source, to: target)
+        if type(of: source) == type(of: target) {
+            for slot in storage { slot.copy(from: source, to: target) }
+            return
+        }
+        for (declaration, slot) in zip(declarations, storage) where declaration.isDeclared(by: source) {
+            slot.copy(from: source, to: target)
         }
     }
 
