@@ -9,7 +9,9 @@ public protocol AnimationDelegate: AnyObject {
 }
 
 extension AnimationDelegate {
+    /// Does nothing.
     public func animationDidStart(_ animation: Animation) {}
+    /// Does nothing.
     public func animationDidStop(_ animation: Animation, finished: Bool) {}
 }
 
@@ -121,6 +123,7 @@ open class PropertyAnimation: Animation {
         super.init()
     }
 
+    /// Creates a copy, key path and flags included.
     public required init(copying other: Animation) {
         if let other = other as? PropertyAnimation {
             keyPath = other.keyPath
@@ -169,6 +172,7 @@ public enum AnimationError: Error, Equatable, CustomStringConvertible {
     case wrongValueType(animation: String, role: String, expected: String, got: String)
     case keyframeMismatch(animation: String, detail: String)
 
+    /// What is wrong, naming the animation and the key path.
     public var description: String {
         switch self {
         case let .missingKeyPath(animation):

@@ -8,6 +8,7 @@ open class AnimationGroup: Animation {
     /// The members, applied in order.
     public var animations: [Animation]?
 
+    /// Creates a copy, with copies of the members.
     public required init(copying other: Animation) {
         if let other = other as? AnimationGroup {
             animations = other.animations?.map { $0.copy() }
@@ -15,6 +16,7 @@ open class AnimationGroup: Animation {
         super.init(copying: other)
     }
 
+    /// Creates an empty group.
     public override init() {
         super.init()
     }

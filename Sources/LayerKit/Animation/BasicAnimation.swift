@@ -6,10 +6,14 @@ import Foundation
 /// to − by and to; from and the value beneath; the value beneath and to; the value beneath and
 /// itself + by. "The value beneath" is the model value with earlier animations applied.
 open class BasicAnimation: PropertyAnimation {
+    /// The value the animation starts at (nil: see the type's rules).
     public var fromValue: Any?
+    /// The value the animation ends at.
     public var toValue: Any?
+    /// The distance the animation travels, added to its start or taken from its end.
     public var byValue: Any?
 
+    /// Creates a copy, values included.
     public required init(copying other: Animation) {
         if let other = other as? BasicAnimation {
             fromValue = other.fromValue
@@ -19,6 +23,7 @@ open class BasicAnimation: PropertyAnimation {
         super.init(copying: other)
     }
 
+    /// Creates a basic animation of `keyPath`.
     public override init(keyPath: String?) {
         super.init(keyPath: keyPath)
     }

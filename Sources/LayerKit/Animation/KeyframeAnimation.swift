@@ -40,6 +40,7 @@ open class KeyframeAnimation: PropertyAnimation {
     /// How values are interpolated.
     public var calculationMode: CalculationMode = .linear
 
+    /// Creates a copy, values and timing included.
     public required init(copying other: Animation) {
         if let other = other as? KeyframeAnimation {
             values = other.values
@@ -52,6 +53,7 @@ open class KeyframeAnimation: PropertyAnimation {
         super.init(copying: other)
     }
 
+    /// Creates a keyframe animation of `keyPath`.
     public override init(keyPath: String?) {
         super.init(keyPath: keyPath)
     }

@@ -20,10 +20,13 @@ public enum FillMode: String, Hashable, Sendable {
 /// (doubled by `autoreverses`). `timeOffset` shifts where in its cycles the animation starts,
 /// wrapping around, so it still runs for its whole active span.
 public struct TimingParameters: Hashable, Sendable {
+    /// When the animation starts, in its parent's time.
     public var beginTime: TimeInterval = 0
     /// The length of one iteration; 0 means Core Animation's default of 0.25 s.
     public var duration: TimeInterval = 0
+    /// How fast local time runs against the parent's.
     public var speed: Float = 1
+    /// Where in its cycles the animation starts.
     public var timeOffset: TimeInterval = 0
     /// Iterations; fractional counts end mid-cycle, `.infinity` never ends. 0 means one.
     public var repeatCount: Float = 0
@@ -31,11 +34,13 @@ public struct TimingParameters: Hashable, Sendable {
     public var repeatDuration: TimeInterval = 0
     /// Plays each iteration forwards then backwards.
     public var autoreverses = false
+    /// What shows outside the active time.
     public var fillMode: FillMode = .removed
 
     /// The duration an animation of duration 0 gets.
     public static let defaultDuration: TimeInterval = 0.25
 
+    /// Core Animation's defaults: one 0.25 s iteration from time 0.
     public init() {}
 
     /// The length of one iteration.

@@ -16,6 +16,7 @@ open class SpringAnimation: BasicAnimation {
     /// The initial velocity, in full distances per second, positive towards the target.
     public var initialVelocity: Double = 0
 
+    /// Creates a copy, physics included.
     public required init(copying other: Animation) {
         if let other = other as? SpringAnimation {
             mass = other.mass; stiffness = other.stiffness; damping = other.damping
@@ -24,6 +25,7 @@ open class SpringAnimation: BasicAnimation {
         super.init(copying: other)
     }
 
+    /// Creates a spring animation of `keyPath` with Core Animation's physics.
     public override init(keyPath: String?) {
         super.init(keyPath: keyPath)
     }

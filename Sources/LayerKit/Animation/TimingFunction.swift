@@ -36,10 +36,15 @@ public struct TimingFunction: Hashable, Sendable {
         c2 = CGPoint(x: unit(x2), y: finite(y2))
     }
 
+    /// Constant speed.
     public static let linear = TimingFunction(name: .linear)
+    /// Slow at first.
     public static let easeIn = TimingFunction(name: .easeIn)
+    /// Slow at the end.
     public static let easeOut = TimingFunction(name: .easeOut)
+    /// Slow at both ends.
     public static let easeInEaseOut = TimingFunction(name: .easeInEaseOut)
+    /// Core Animation's default curve for implicit animations.
     public static let `default` = TimingFunction(name: .default)
 
     /// The control point at `index` 0…3 (0 is (0, 0), 3 is (1, 1)), as CAMediaTimingFunction's
@@ -100,5 +105,6 @@ public struct TimingFunction: Hashable, Sendable {
 }
 
 extension TimingFunction: CustomStringConvertible {
+    /// The control points.
     public var description: String { "TimingFunction(\(c1.x), \(c1.y), \(c2.x), \(c2.y))" }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// Which corners `cornerRadius` rounds (Core Animation's CACornerMask). In LayerKit's y-down
 /// space MinY is the top: `layerMinXMinYCorner` is the top-left corner.
 public struct CornerMask: OptionSet, Hashable, Sendable {
+    /// The corners as bits.
     public let rawValue: UInt
+    /// The corners whose bits are set in `rawValue`.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// Top-left.

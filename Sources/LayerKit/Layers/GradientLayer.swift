@@ -6,6 +6,7 @@ import Foundation
 /// in each axis; conic ones turn around the start point from the direction of the end point.
 /// The gradient follows the layer's rounded corners.
 open class GradientLayer: Layer {
+    /// The shape of a gradient: along a line, in ellipses about the start point, or around it.
     public enum GradientType: String, Hashable, Sendable { case axial, radial, conic }
 
     /// The declarations of the gradient layer's properties (see `Layer.Properties`).

@@ -7,7 +7,9 @@ extension Layer {
     /// The renderer's caches follow it: a change that names only `compositing` needs no store
     /// rasterized again, one that names only `geometry` moves what is already rasterized.
     public struct Invalidation: OptionSet, Hashable, Sendable, CustomStringConvertible {
+        /// The members as bits.
         public let rawValue: UInt8
+        /// The set with the members whose bits are set in `rawValue`.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         /// The layer's backing store is rasterized again (background, border, contents, drawing,

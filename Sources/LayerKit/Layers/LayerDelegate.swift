@@ -18,6 +18,8 @@ public protocol LayerDelegate: AnyObject {
 }
 
 extension LayerDelegate {
+    /// No action of its own: the layer's default applies.
     public func action(for layer: Layer, forKey key: String) -> LayerAction? { nil }
+    /// Draws nothing.
     public func draw(_ layer: Layer, in context: GraphicsContext) {}
 }
