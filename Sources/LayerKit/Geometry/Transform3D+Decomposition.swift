@@ -37,72 +37,76 @@ extension Transform3D {
     /// (singular, not finite, or m44 = 0).
     public func decomposed() -> Decomposition? {
         guard isFinite, m44 != 0 else { return nil }
-        // Normalize so that m44 = 1.
-        var m = rows.map { $0.map { $0 / m44 } }
+        // Normalize so that m44 = 1. (Element (i, j) of the 4x4 is m[4i + j].)
+        var m = flat / Double(m44)
 
         // The upper 3x3 with the perspective column cleared must be invertible; it is also the
         // matrix that solves for the perspective row.
         var perspectiveMatrix = m
-        for i in 0..<3 { perspectiveMatrix[i][3] = 0 }
-        perspectiveMatrix[3][3] = 1
+        for i in 0..<3 { perspectiveMatrix[4 * i + 3] = 0 }
+        perspectiveMatrix[15] = 1
         guard let inversePerspective = Matrix4.inverse(perspectiveMatrix) else { return nil }
 
         var result = Decomposition()
-        if m[0][3] != 0 || m[1][3] != 0 || m[2][3] != 0 {
+        if m[3] != 0 || m[7] != 0 || m[11] != 0 {
             // The matrix is perspectiveMatrix · P, where P is the identity with (p, 1) as its
             // last column; so that column of the matrix is perspectiveMatrix · p.
-            let rhs = [m[0][3], m[1][3], m[2][3], m[3][3]]
-            var p = [CGFloat](repeating: 0, count: 4)
+            let rhs = SIMD4(m[3], m[7], m[11], m[15])
+            var p = SIMD4<Double>(repeating: 0)
             for j in 0..<4 {
-                p[j] = (0..<4).reduce(0) { $0 + inversePerspective[j][$1] * rhs[$1] }
+                var sum = 0.0
+                for k in 0..<4 { sum += inversePerspective[4 * j + k] * rhs[k] }
+                p[j] = sum
             }
-            result.perspective = (p[0], p[1], p[2], p[3])
-            for i in 0..<3 { m[i][3] = 0 }
-            m[3][3] = 1
+            result.perspective = (CGFloat(p[0]), CGFloat(p[1]), CGFloat(p[2]), CGFloat(p[3]))
+            for i in 0..<3 { m[4 * i + 3] = 0 }
+            m[15] = 1
         }
 
-        result.translation = (m[3][0], m[3][1], m[3][2])
+        result.translation = (CGFloat(m[12]), CGFloat(m[13]), CGFloat(m[14]))
 
-        var row = (0..<3).map { i in Vector3(m[i][0], m[i][1], m[i][2]) }
+        var row = (Vector3(CGFloat(m[0]), CGFloat(m[1]), CGFloat(m[2])), Vector3(CGFloat(m[4]), CGFloat(m[5]), CGFloat(m[6])),
+                   Vector3(CGFloat(m[8]), CGFloat(m[9]), CGFloat(m[10])))
         var scale = Vector3(0, 0, 0)
         var skew = Vector3(0, 0, 0)   // xy, xz, yz
 
-        scale.x = row[0].length
-        row[0] = row[0] / scale.x
-        skew.x = row[0].dot(row[1])
-        row[1] = row[1] - row[0] * skew.x
-        scale.y = row[1].length
-        row[1] = row[1] / scale.y
+        scale.x = row.0.length
+        row.0 = row.0 / scale.x
+        skew.x = row.0.dot(row.1)
+        row.1 = row.1 - row.0 * skew.x
+        scale.y = row.1.length
+        row.1 = row.1 / scale.y
         skew.x /= scale.y
-        skew.y = row[0].dot(row[2])
-        row[2] = row[2] - row[0] * skew.y
-        skew.z = row[1].dot(row[2])
-        row[2] = row[2] - row[1] * skew.z
-        scale.z = row[2].length
-        row[2] = row[2] / scale.z
+        skew.y = row.0.dot(row.2)
+        row.2 = row.2 - row.0 * skew.y
+        skew.z = row.1.dot(row.2)
+        row.2 = row.2 - row.1 * skew.z
+        scale.z = row.2.length
+        row.2 = row.2 / scale.z
         skew.y /= scale.z
         skew.z /= scale.z
 
         // The rows are now orthonormal; a negative determinant is a reflection, folded into
         // the scale so that what remains is a pure rotation.
-        if row[0].dot(row[1].cross(row[2])) < 0 {
+        if row.0.dot(row.1.cross(row.2)) < 0 {
             scale = scale * -1
-            for i in 0..<3 { row[i] = row[i] * -1 }
+            row = (row.0 * -1, row.1 * -1, row.2 * -1)
         }
 
-        var qx = 0.5 * max(1 + row[0].x - row[1].y - row[2].z, 0).squareRoot()
-        var qy = 0.5 * max(1 - row[0].x + row[1].y - row[2].z, 0).squareRoot()
-        var qz = 0.5 * max(1 - row[0].x - row[1].y + row[2].z, 0).squareRoot()
-        let qw = 0.5 * max(1 + row[0].x + row[1].y + row[2].z, 0).squareRoot()
-        if row[2].y > row[1].z { qx = -qx }
-        if row[0].z > row[2].x { qy = -qy }
-        if row[1].x > row[0].y { qz = -qz }
+        var qx = 0.5 * max(1 + row.0.x - row.1.y - row.2.z, 0).squareRoot()
+        var qy = 0.5 * max(1 - row.0.x + row.1.y - row.2.z, 0).squareRoot()
+        var qz = 0.5 * max(1 - row.0.x - row.1.y + row.2.z, 0).squareRoot()
+        let qw = 0.5 * max(1 + row.0.x + row.1.y + row.2.z, 0).squareRoot()
+        if row.2.y > row.1.z { qx = -qx }
+        if row.0.z > row.2.x { qy = -qy }
+        if row.1.x > row.0.y { qz = -qz }
 
         result.scale = (scale.x, scale.y, scale.z)
         result.skew = (skew.x, skew.y, skew.z)
         result.quaternion = (qx, qy, qz, qw)
-        let all = [scale.x, scale.y, scale.z, skew.x, skew.y, skew.z, qx, qy, qz, qw]
-        return all.allSatisfy(\.isFinite) ? result : nil
+        let finite = scale.x.isFinite && scale.y.isFinite && scale.z.isFinite && skew.x.isFinite && skew.y.isFinite &&
+            skew.z.isFinite && qx.isFinite && qy.isFinite && qz.isFinite && qw.isFinite
+        return finite ? result : nil
     }
 
     /// Recomposes a transform from its decomposition.
@@ -115,12 +119,11 @@ extension Transform3D {
 
         let (x, y, z, w) = d.quaternion
         // The quaternion's rotation matrix, transposed for row vectors.
-        let rotation = Transform3D(rows: [
-            [1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0],
-            [2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0],
-            [2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0],
-            [0, 0, 0, 1],
-        ])
+        let rotation = Transform3D(
+            m11: 1 - 2 * (y * y + z * z), m12: 2 * (x * y + z * w), m13: 2 * (x * z - y * w), m14: 0,
+            m21: 2 * (x * y - z * w), m22: 1 - 2 * (x * x + z * z), m23: 2 * (y * z + x * w), m24: 0,
+            m31: 2 * (x * z + y * w), m32: 2 * (y * z - x * w), m33: 1 - 2 * (x * x + y * y), m34: 0,
+            m41: 0, m42: 0, m43: 0, m44: 1)
         var result = rotation.concatenating(translationThenPerspective)
 
         var shear = Transform3D.identity

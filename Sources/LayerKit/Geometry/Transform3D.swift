@@ -90,14 +90,26 @@ public struct Transform3D: Hashable, Sendable {
 
     /// The transform that applies `self`, then `other` (`CATransform3DConcat(self, other)`).
     public func concatenating(_ other: Transform3D) -> Transform3D {
-        let a = rows, b = other.rows
-        var r = [[CGFloat]](repeating: [0, 0, 0, 0], count: 4)
-        for i in 0..<4 {
-            for j in 0..<4 {
-                r[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j] + a[i][3] * b[3][j]
-            }
-        }
-        return Transform3D(rows: r)
+        // Spelled out (row i of self times column j of other, terms in column order): frames
+        // concatenate a few of these per layer, and arrays would allocate each time.
+        let b = other
+        return Transform3D(
+            m11: m11 * b.m11 + m12 * b.m21 + m13 * b.m31 + m14 * b.m41,
+            m12: m11 * b.m12 + m12 * b.m22 + m13 * b.m32 + m14 * b.m42,
+            m13: m11 * b.m13 + m12 * b.m23 + m13 * b.m33 + m14 * b.m43,
+            m14: m11 * b.m14 + m12 * b.m24 + m13 * b.m34 + m14 * b.m44,
+            m21: m21 * b.m11 + m22 * b.m21 + m23 * b.m31 + m24 * b.m41,
+            m22: m21 * b.m12 + m22 * b.m22 + m23 * b.m32 + m24 * b.m42,
+            m23: m21 * b.m13 + m22 * b.m23 + m23 * b.m33 + m24 * b.m43,
+            m24: m21 * b.m14 + m22 * b.m24 + m23 * b.m34 + m24 * b.m44,
+            m31: m31 * b.m11 + m32 * b.m21 + m33 * b.m31 + m34 * b.m41,
+            m32: m31 * b.m12 + m32 * b.m22 + m33 * b.m32 + m34 * b.m42,
+            m33: m31 * b.m13 + m32 * b.m23 + m33 * b.m33 + m34 * b.m43,
+            m34: m31 * b.m14 + m32 * b.m24 + m33 * b.m34 + m34 * b.m44,
+            m41: m41 * b.m11 + m42 * b.m21 + m43 * b.m31 + m44 * b.m41,
+            m42: m41 * b.m12 + m42 * b.m22 + m43 * b.m32 + m44 * b.m42,
+            m43: m41 * b.m13 + m42 * b.m23 + m43 * b.m33 + m44 * b.m43,
+            m44: m41 * b.m14 + m42 * b.m24 + m43 * b.m34 + m44 * b.m44)
     }
 
     /// `self` preceded by a translation, as `CATransform3DTranslate(self, tx, ty, tz)`.
@@ -121,7 +133,11 @@ public struct Transform3D: Hashable, Sendable {
     public var isIdentity: Bool { self == .identity }
 
     /// Whether every field is a finite number.
-    public var isFinite: Bool { rows.allSatisfy { $0.allSatisfy(\.isFinite) } }
+    public var isFinite: Bool {
+        m11.isFinite && m12.isFinite && m13.isFinite && m14.isFinite && m21.isFinite && m22.isFinite &&
+            m23.isFinite && m24.isFinite && m31.isFinite && m32.isFinite && m33.isFinite && m34.isFinite &&
+            m41.isFinite && m42.isFinite && m43.isFinite && m44.isFinite
+    }
 
     /// Whether the transform maps the z = 0 plane affinely and keeps it flat: the fields a 2D
     /// affine transform cannot express are those of the identity (`CATransform3DIsAffine`).
@@ -131,13 +147,13 @@ public struct Transform3D: Hashable, Sendable {
     }
 
     /// The determinant of the 4x4 matrix.
-    public var determinant: CGFloat { Matrix4.determinant(rows) }
+    public var determinant: CGFloat { CGFloat(Matrix4.determinant(flat)) }
 
     /// The inverse, or nil when the matrix is singular or not finite
     /// (where `CATransform3DInvert` would return its argument unchanged).
     public func inverted() -> Transform3D? {
-        guard isFinite, let inverse = Matrix4.inverse(rows) else { return nil }
-        return Transform3D(rows: inverse)
+        guard isFinite, let inverse = Matrix4.inverse(flat) else { return nil }
+        return Transform3D(flat: inverse)
     }
 
     /// Maps a 3D point (w = 1) through the transform; nil where the result has w ≤ `epsilon`
@@ -164,6 +180,19 @@ public struct Transform3D: Hashable, Sendable {
                   m31: r[2][0], m32: r[2][1], m33: r[2][2], m34: r[2][3],
                   m41: r[3][0], m42: r[3][1], m43: r[3][2], m44: r[3][3])
     }
+
+    /// The sixteen fields row by row, in a value that needs no allocation (for the numerics).
+    var flat: SIMD16<Double> {
+        SIMD16(Double(m11), Double(m12), Double(m13), Double(m14), Double(m21), Double(m22), Double(m23), Double(m24),
+               Double(m31), Double(m32), Double(m33), Double(m34), Double(m41), Double(m42), Double(m43), Double(m44))
+    }
+
+    init(flat f: SIMD16<Double>) {
+        self.init(m11: CGFloat(f[0]), m12: CGFloat(f[1]), m13: CGFloat(f[2]), m14: CGFloat(f[3]),
+                  m21: CGFloat(f[4]), m22: CGFloat(f[5]), m23: CGFloat(f[6]), m24: CGFloat(f[7]),
+                  m31: CGFloat(f[8]), m32: CGFloat(f[9]), m33: CGFloat(f[10]), m34: CGFloat(f[11]),
+                  m41: CGFloat(f[12]), m42: CGFloat(f[13]), m43: CGFloat(f[14]), m44: CGFloat(f[15]))
+    }
 }
 
 extension Transform3D: CustomStringConvertible {
@@ -173,39 +202,60 @@ extension Transform3D: CustomStringConvertible {
     }
 }
 
-/// Dense 4x4 helpers shared by inversion and decomposition.
+/// Dense 4x4 helpers shared by inversion and decomposition, on sixteen fields row by row
+/// (element (i, j) at 4i + j) held in a SIMD value, so that they never allocate.
 enum Matrix4 {
-    static func determinant(_ m: [[CGFloat]]) -> CGFloat {
+    static func determinant(_ m: SIMD16<Double>) -> Double {
         // Cofactor expansion along the first row of 3x3 minors.
-        func minor(_ row: Int, _ col: Int) -> CGFloat {
-            let r = (0..<4).filter { $0 != row }, c = (0..<4).filter { $0 != col }
-            let a = m[r[0]][c[0]], b = m[r[0]][c[1]], cc = m[r[0]][c[2]]
-            let d = m[r[1]][c[0]], e = m[r[1]][c[1]], f = m[r[1]][c[2]]
-            let g = m[r[2]][c[0]], h = m[r[2]][c[1]], i = m[r[2]][c[2]]
+        func minor(_ row: Int, _ col: Int) -> Double {
+            let r0 = row == 0 ? 1 : 0, r1 = row <= 1 ? 2 : 1, r2 = row <= 2 ? 3 : 2
+            let c0 = col == 0 ? 1 : 0, c1 = col <= 1 ? 2 : 1, c2 = col <= 2 ? 3 : 2
+            let a = m[4 * r0 + c0], b = m[4 * r0 + c1], cc = m[4 * r0 + c2]
+            let d = m[4 * r1 + c0], e = m[4 * r1 + c1], f = m[4 * r1 + c2]
+            let g = m[4 * r2 + c0], h = m[4 * r2 + c1], i = m[4 * r2 + c2]
             return a * (e * i - f * h) - b * (d * i - f * g) + cc * (d * h - e * g)
         }
-        return m[0][0] * minor(0, 0) - m[0][1] * minor(0, 1) + m[0][2] * minor(0, 2) - m[0][3] * minor(0, 3)
+        return m[0] * minor(0, 0) - m[1] * minor(0, 1) + m[2] * minor(0, 2) - m[3] * minor(0, 3)
     }
 
     /// Gauss-Jordan elimination with partial pivoting; nil when a pivot is exactly zero or the
     /// result is not finite. (A relative tolerance would call a far translation singular;
     /// rotations snap their quarter turns to exact zeros, so edge-on planes are caught here.)
-    static func inverse(_ m: [[CGFloat]]) -> [[CGFloat]]? {
-        guard m.joined().allSatisfy(\.isFinite) else { return nil }
+    static func inverse(_ m: SIMD16<Double>) -> SIMD16<Double>? {
+        for k in 0..<16 where !m[k].isFinite { return nil }
         var a = m
-        var inv: [[CGFloat]] = (0..<4).map { i in (0..<4).map { $0 == i ? 1 : 0 } }
+        var inv = SIMD16<Double>(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
         for col in 0..<4 {
-            guard let pivot = (col..<4).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }),
-                  a[pivot][col] != 0 else { return nil }
-            a.swapAt(col, pivot); inv.swapAt(col, pivot)
-            let p = a[col][col]
-            for j in 0..<4 { a[col][j] /= p; inv[col][j] /= p }
+            // The first row holding the largest magnitude in this column, from `col` down.
+            var pivot = col
+            for row in (col + 1)..<4 where abs(a[4 * row + col]) > abs(a[4 * pivot + col]) { pivot = row }
+            guard a[4 * pivot + col] != 0 else { return nil }
+            if pivot != col {
+                for j in 0..<4 {
+                    a.swapAt(4 * col + j, 4 * pivot + j)
+                    inv.swapAt(4 * col + j, 4 * pivot + j)
+                }
+            }
+            let p = a[4 * col + col]
+            for j in 0..<4 { a[4 * col + j] /= p; inv[4 * col + j] /= p }
             for row in 0..<4 where row != col {
-                let f = a[row][col]
+                let f = a[4 * row + col]
                 if f == 0 { continue }
-                for j in 0..<4 { a[row][j] -= f * a[col][j]; inv[row][j] -= f * inv[col][j] }
+                for j in 0..<4 {
+                    a[4 * row + j] -= f * a[4 * col + j]
+                    inv[4 * row + j] -= f * inv[4 * col + j]
+                }
             }
         }
-        return inv.joined().allSatisfy(\.isFinite) ? inv : nil
+        for k in 0..<16 where !inv[k].isFinite { return nil }
+        return inv
+    }
+}
+
+extension SIMD16 {
+    fileprivate mutating func swapAt(_ i: Int, _ j: Int) {
+        let t = self[i]
+        self[i] = self[j]
+        self[j] = t
     }
 }
