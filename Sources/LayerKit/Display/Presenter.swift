@@ -20,6 +20,34 @@ extension Presenter {
     }
 }
 
+/// Words for why `path` cannot be written as a file (or, with `directory`, used as a folder to
+/// write files in), or nil when nothing is visibly wrong: "is a directory", "permission
+/// denied", "no such directory: /missing". For messages that name the cause (`cannot write
+/// /tmp: is a directory`) instead of a framework's error code.
+package func fileProblem(at path: String, directory: Bool = false) -> String? {
+    var info = stat()
+    if stat(path, &info) == 0 {
+        let isDirectory = info.st_mode & S_IFMT == S_IFDIR
+        if directory {
+            guard isDirectory else { return "not a directory" }
+            return access(path, W_OK | X_OK) == 0 ? nil : "permission denied"
+        }
+        if isDirectory { return "is a directory" }
+        return access(path, W_OK) == 0 ? nil : "permission denied"
+    }
+    // It does not exist: its parent must be a writable folder. A folder is created with its
+    // missing parents, so for one the nearest existing ancestor decides.
+    var parent = (path as NSString).deletingLastPathComponent
+    if parent.isEmpty { parent = "." }
+    while directory, stat(parent, &info) != 0, parent != "/", parent != "." {
+        let up = (parent as NSString).deletingLastPathComponent
+        parent = up.isEmpty ? "." : up
+    }
+    guard stat(parent, &info) == 0 else { return "no such directory: \(parent)" }
+    guard info.st_mode & S_IFMT == S_IFDIR else { return "not a directory: \(parent)" }
+    return access(parent, W_OK | X_OK) == 0 ? nil : "permission denied in \(parent)"
+}
+
 /// Writes each presented frame to one PNG file (the last one stays).
 public final class PNGPresenter: Presenter {
     public let path: String
@@ -30,7 +58,7 @@ public final class PNGPresenter: Presenter {
         do {
             try frame.writePNG(to: path)
         } catch {
-            throw .cannotWrite(path: path, reason: error.description)
+            throw .cannotWrite(path: path, reason: fileProblem(at: path) ?? error.description)
         }
     }
 
@@ -48,6 +76,7 @@ public final class FrameSequencePresenter: Presenter {
     /// - Throws: `DisplayError.cannotWrite` when it cannot be created.
     public init(directory: String) throws(DisplayError) {
         self.directory = directory
+        if let problem = fileProblem(at: directory, directory: true) { throw .cannotWrite(path: directory, reason: problem) }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -63,7 +92,7 @@ public final class FrameSequencePresenter: Presenter {
         do {
             try frame.writePNG(to: path)
         } catch {
-            throw .cannotWrite(path: path, reason: error.description)
+            throw .cannotWrite(path: path, reason: fileProblem(at: path) ?? error.description)
         }
         framesWritten += 1
     }

@@ -5,6 +5,8 @@ import Foundation
 /// The format follows the file name: `.mp4` (H.264), `.webm` (VP9), `.gif` (with a palette
 /// generated from the frames) or `.apng`/`.png` (animated PNG). A missing ffmpeg, or ffmpeg
 /// failing or exiting early, is a `DisplayError` with its last words — never a hang or a crash.
+/// Once ffmpeg has failed the presenter stays failed: the partial file is removed, and every
+/// later `present` and `finish` throws the same error (no new ffmpeg starts over the output).
 public final class VideoPresenter: Presenter {
     public enum Format: String, Sendable, CaseIterable {
         case mp4, webm, gif, apng
@@ -20,6 +22,8 @@ public final class VideoPresenter: Presenter {
     private var input: FileHandle?
     private var errors: Pipe?
     private var size: (width: Int, height: Int)?
+    /// Why encoding stopped, once it has: every later call throws it.
+    private var failure: DisplayError?
     public private(set) var framesWritten = 0
 
     /// - Throws: `DisplayError.unsupportedFormat` for an unknown extension, `.invalidRate` for a
@@ -61,6 +65,7 @@ public final class VideoPresenter: Presenter {
     }
 
     public func present(_ frame: Bitmap, damage: Region, at time: FrameTime) throws(DisplayError) {
+        if let failure { throw failure }
         if process == nil { try start(width: frame.width, height: frame.height) }
         guard let size, size.width == frame.width, size.height == frame.height else {
             throw .toolFailed(executable, status: -1, detail: "frame size changed from \(size.map { "\($0.width)x\($0.height)" } ?? "?") to \(frame.width)x\(frame.height)")
@@ -72,22 +77,38 @@ public final class VideoPresenter: Presenter {
             return straight.withUnsafeBytes { Data($0) }
         }
         do {
+            guard process?.isRunning == true else { throw CocoaError(.fileWriteUnknown) }
             try input?.write(contentsOf: data)
         } catch {
             // ffmpeg is gone (it failed, or was killed): say why.
             let detail = finishProcess()
-            throw .toolFailed(executable, status: detail.status, detail: detail.message.isEmpty ? "it stopped reading frames" : detail.message)
+            throw fail(status: detail.status, message: detail.message.isEmpty ? "it stopped reading frames after \(framesWritten)" : detail.message)
         }
         framesWritten += 1
     }
 
     public func finish() throws(DisplayError) {
+        if let failure { throw failure }
         guard process != nil else { return }
         let result = finishProcess()
-        guard result.status == 0 else { throw .toolFailed(executable, status: result.status, detail: result.message) }
+        guard result.status == 0 else { throw fail(status: result.status, message: result.message) }
+    }
+
+    /// Records that encoding failed, removes the partial file, and returns the error to throw.
+    private func fail(status: Int32, message: String) -> DisplayError {
+        var detail = message
+        if FileManager.default.fileExists(atPath: path) {
+            let removed = (try? FileManager.default.removeItem(atPath: path)) != nil
+            detail += removed ? "; the partial \(path) was removed" : "; the partial \(path) could not be removed"
+        }
+        let error = DisplayError.toolFailed(executable, status: status, detail: detail)
+        failure = error
+        return error
     }
 
     private func start(width: Int, height: Int) throws(DisplayError) {
+        // Said before ffmpeg starts, and in words rather than in ffmpeg's.
+        if let problem = fileProblem(at: path) { throw .cannotWrite(path: path, reason: problem) }
         // A write to a pipe whose reader died must fail, not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let process = Process()

@@ -77,6 +77,84 @@ import Testing
         #expect(status != 0)
     }
 
+    /// An "encoder" that writes a partial output file, reads some of its input and exits 1:
+    /// ffmpeg dying mid-stream. Started again, it would write the file again.
+    func dyingEncoder() throws -> String {
+        let script = temporaryPath("dying-encoder.sh")
+        try """
+            #!/bin/sh
+            for last; do :; done
+            printf partial > "$last"
+            head -c 300000 > /dev/null
+            echo "simulated encoder crash" >&2
+            exit 1
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        return script
+    }
+
+    @Test func deadEncoderFailsEveryLaterFrameAndItsPartialFileIsRemoved() throws {
+        let encoder = try dyingEncoder()
+        let output = temporaryPath("dies.mp4")
+        defer { try? FileManager.default.removeItem(atPath: encoder); try? FileManager.default.removeItem(atPath: output) }
+        let presenter = try VideoPresenter(path: output, fps: 30, executable: encoder)
+        let frame = try Bitmap(width: 256, height: 256)   // 256 KiB a frame: the encoder dies in the second
+        var first: DisplayError?
+        for i in 0..<20 {
+            do {
+                try presenter.present(frame, damage: Region(frame.bounds), at: FrameTime(index: i, time: 0))
+            } catch {
+                first = error
+                break
+            }
+        }
+        let failure = try #require(first, "the dead encoder was not noticed")
+        guard case let .toolFailed(_, status, detail) = failure else { Issue.record("expected toolFailed, got \(failure)"); return }
+        #expect(status == 1 && detail.contains("simulated encoder crash") && detail.contains("removed"), "\(detail)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        // The next frame is the same error, and no new encoder writes the file again.
+        #expect(throws: failure) { try presenter.present(frame, damage: Region(frame.bounds), at: FrameTime(index: 21, time: 0)) }
+        #expect(throws: failure) { try presenter.finish() }
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func aPNGPathThatIsADirectorySaysSo() throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let frame = try Bitmap(width: 2, height: 2)
+        do {
+            try PNGPresenter(path: directory).present(frame, damage: Region(frame.bounds), at: FrameTime(index: 0, time: 0))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .cannotWrite(path: directory, reason: "is a directory"))
+            #expect(error.description == "cannot write \(directory): is a directory")
+        }
+        let missing = "/nonexistent-\(UUID().uuidString)/x.png"
+        #expect(throws: DisplayError.cannotWrite(path: missing, reason: "no such directory: \((missing as NSString).deletingLastPathComponent)")) {
+            try PNGPresenter(path: missing).present(frame, damage: Region(frame.bounds), at: FrameTime(index: 0, time: 0))
+        }
+    }
+
+    @Test func aVideoPathThatIsADirectoryIsRefusedBeforeFFmpegStarts() throws {
+        let directory = temporaryPath("folder.mp4")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The executable does not exist: the path is checked first.
+        let presenter = try VideoPresenter(path: directory, fps: 30, executable: "no-such-ffmpeg-\(UUID().uuidString)")
+        let frame = try Bitmap(width: 2, height: 2)
+        #expect(throws: DisplayError.cannotWrite(path: directory, reason: "is a directory")) {
+            try presenter.present(frame, damage: Region(frame.bounds), at: FrameTime(index: 0, time: 0))
+        }
+    }
+
+    @Test func aFrameFolderUnderAFileSaysSo() throws {
+        let file = temporaryPath("plain-file")
+        try Data().write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(throws: DisplayError.cannotWrite(path: file + "/frames", reason: "not a directory: \(file)")) {
+            try FrameSequencePresenter(directory: file + "/frames")
+        }
+    }
+
     @Test(.enabled(if: VideoPresenter.find("ffmpeg") != nil && VideoPresenter.find("ffprobe") != nil))
     func videoHasTheFramesSizeAndPixelsExpected() throws {
         for ext in ["mp4", "gif", "webm", "apng"] {
