@@ -53,9 +53,12 @@ let package = Package(
             name: "CSDL2",
             providers: [.apt(["libsdl2-dev"]), .brew(["sdl2"])]
         ),
+        // The terminal presenter's raw input and signal handlers: C, so that the handlers are
+        // async-signal-safe (no Swift runtime in them).
+        .target(name: "CTerminal"),
         .target(
             name: "LayerKit",
-            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig"]
+            dependencies: ["CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "CTerminal"]
         ),
         .target(
             name: "LayerKitSDL",

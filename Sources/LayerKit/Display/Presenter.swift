@@ -20,6 +20,33 @@ extension Presenter {
     }
 }
 
+/// What a live presenter heard from the person watching it.
+public enum PresenterEvent: Hashable, Sendable {
+    /// A key: a character such as "r" or " " (space). The keys that quit (q, Escape, Ctrl-C)
+    /// arrive as `quit` instead.
+    case key(Character)
+    /// The area frames are shown in is now `width` x `height` device pixels (see
+    /// `InteractivePresenter.drawableSize`): render the next frame at that size.
+    case resized(width: Int, height: Int)
+    /// The person asked to stop: q, Escape or Ctrl-C, the window's close button, or a signal
+    /// (SIGINT, SIGTERM or SIGHUP; its number) sent to the process.
+    case quit(signal: Int32?)
+}
+
+/// A presenter that a person watches live (a window, a terminal): it has a size that can
+/// change, and it hears keys and requests to quit.
+///
+/// A live loop asks for `takeEvents()` before each frame (and sleeps in `wait(until:on:)`,
+/// which returns early when an event arrives), renders at `drawableSize`, and stops at `quit`.
+public protocol InteractivePresenter: Presenter {
+    /// The area frames are shown in, in device pixels: what a frame should measure.
+    var drawableSize: (width: Int, height: Int) { get }
+    /// Device pixels per point of the area (2 on a HiDPI window, 1 in a terminal).
+    var drawableScale: CGFloat { get }
+    /// The events heard since the last call, oldest first. Never blocks.
+    func takeEvents() -> [PresenterEvent]
+}
+
 /// Words for why `path` cannot be written as a file (or, with `directory`, used as a folder to
 /// write files in), or nil when nothing is visibly wrong: "is a directory", "permission
 /// denied", "no such directory: /missing". For messages that name the cause (`cannot write

@@ -4,42 +4,76 @@ import Foundation
 /// supports them, and everywhere else as truecolor half-block characters (each cell two pixels
 /// tall: the upper one as the foreground of "▀", the lower one as its background).
 ///
-/// The presenter switches to the alternate screen and hides the cursor; `finish()` (and Ctrl-C,
-/// through `TerminalPresenter.restoreOnInterrupt()`) restores both. In half-block mode only the
-/// cells that changed since the previous frame are rewritten.
-public final class TerminalPresenter: Presenter {
+/// The first frame switches to the alternate screen and hides the cursor; `finish()` restores
+/// both. While it shows frames on a terminal the presenter also owns it: keys are read raw
+/// (nothing is echoed into the picture), q, Escape and Ctrl-C ask to quit, a resize (SIGWINCH)
+/// is reported as `.resized` with the new `drawableSize` and the next frame repaints every cell,
+/// and SIGINT, SIGTERM and SIGHUP arrive as `.quit(signal:)` so the program can restore the
+/// terminal (input settings included) before it ends; should it not manage to before a second
+/// such signal, the signal handler restores it. In half-block mode only the cells that changed
+/// since the previous frame are rewritten, and a frame with no damage writes nothing.
+public final class TerminalPresenter: InteractivePresenter {
     /// How pixels reach the terminal.
     public enum Mode: String, Sendable, CaseIterable {
         case kitty, sixel, halfBlock = "halfblock"
     }
 
     public let mode: Mode
-    /// The character grid frames are fitted into.
-    public let columns: Int, rows: Int
-    private let output: FileHandle
+    /// The character grid frames are fitted into (the terminal's, less its last row).
+    public private(set) var columns: Int, rows: Int
+    /// The size in pixels of one character cell, for sixel and kitty images.
+    public private(set) var cellSize: (width: Int, height: Int)
+    private let output: Int32
+    private let input: Int32?
+    private let measuresTerminal: Bool
     /// What transparent pixels show (the terminal has no alpha).
     public var background: Color = .black
     private var previousCells: [UInt64] = []
     private var started = false
+    private var needsFullRepaint = true
+    private var session: TerminalSession?
+    private var pending: [PresenterEvent] = []
+
+    /// Switches to the main screen, shows the cursor and resets colors.
+    static let restoreSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
     /// - Parameters:
     ///   - mode: nil detects it from the environment (`LAYERKIT_TERMINAL` overrides:
     ///     kitty, sixel or halfblock).
     ///   - output: where escape sequences go (standard output by default).
-    ///   - size: columns and rows to use; nil asks the terminal (80x24 when it cannot say).
+    ///   - input: where keys are read from; nil reads standard input when `output` is standard
+    ///     output and both are terminals (and reads no keys otherwise).
+    ///   - size: columns and rows to use; nil asks the terminal (80x24 when it cannot say) and
+    ///     follows its resizes.
     /// - Throws: `DisplayError.notATerminal` when output is standard output but not a terminal
     ///   and no size was given.
-    public init(mode: Mode? = nil, output: FileHandle = .standardOutput, size: (columns: Int, rows: Int)? = nil) throws(DisplayError) {
+    public init(mode: Mode? = nil, output: FileHandle = .standardOutput, input: FileHandle? = nil,
+                size: (columns: Int, rows: Int)? = nil) throws(DisplayError) {
         if size == nil, output === FileHandle.standardOutput, isatty(STDOUT_FILENO) == 0 {
             throw .notATerminal
         }
         // A closed terminal or pipe must give an error, not kill the process.
         signal(SIGPIPE, SIG_IGN)
-        self.output = output
+        self.output = output.fileDescriptor
+        if let input {
+            self.input = input.fileDescriptor
+        } else {
+            self.input = output === FileHandle.standardOutput && isatty(STDIN_FILENO) != 0 ? STDIN_FILENO : nil
+        }
         self.mode = mode ?? Self.detectMode(ProcessInfo.processInfo.environment)
-        let measured = size ?? Self.terminalSize(of: output.fileDescriptor) ?? (80, 24)
+        measuresTerminal = size == nil
+        (columns, rows, cellSize) = (1, 1, (10, 20))
+        measure(fixed: size)
+    }
+
+    deinit { session?.close() }
+
+    /// Takes the terminal's size (or `fixed`), keeping the last line free for the prompt.
+    private func measure(fixed: (columns: Int, rows: Int)? = nil) {
+        let measured = fixed ?? Self.terminalSize(of: output) ?? (80, 24)
         columns = max(1, min(measured.columns, 1000))
-        rows = max(1, min(measured.rows - 1, 1000))   // keep the last line free for the prompt
+        rows = max(1, min(measured.rows - 1, 1000))
+        cellSize = Self.cellSize(of: output) ?? (10, 20)
     }
 
     /// The mode an environment asks for or supports.
@@ -62,13 +96,37 @@ public final class TerminalPresenter: Presenter {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
+    /// The pixel size of one cell of the terminal on `fd`, when the terminal tells.
+    static func cellSize(of fd: Int32) -> (width: Int, height: Int)? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
+              size.ws_xpixel >= size.ws_col, size.ws_ypixel >= size.ws_row else { return nil }
+        return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+    }
+
+    /// The pixels the grid shows: one per column and two per row in half-block mode, the cells'
+    /// pixels with images.
+    public var drawableSize: (width: Int, height: Int) {
+        switch mode {
+        case .halfBlock: (columns, rows * 2)
+        case .kitty, .sixel: (columns * cellSize.width, rows * cellSize.height)
+        }
+    }
+
+    /// 1: a terminal's pixels are its drawable's.
+    public var drawableScale: CGFloat { 1 }
+
     public func present(_ frame: Bitmap, damage: Region, at time: FrameTime) throws(DisplayError) {
         var text = ""
         if !started {
-            // Alternate screen, hidden cursor, cleared.
-            text += "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
-            started = true
-            TerminalRestorer.arm(output.fileDescriptor)
+            try start()
+        } else if damage.isEmpty && !needsFullRepaint {
+            return   // nothing changed: nothing to write
+        }
+        if needsFullRepaint {
+            text += "\u{1B}[0m\u{1B}[2J"
+            previousCells = []
+            needsFullRepaint = false
         }
         switch mode {
         case .halfBlock: text += halfBlocks(frame)
@@ -78,18 +136,100 @@ public final class TerminalPresenter: Presenter {
         try write(text)
     }
 
+    /// Takes over the terminal: alternate screen, hidden cursor; raw keys and signal handlers
+    /// when the output is a terminal.
+    private func start() throws(DisplayError) {
+        started = true
+        needsFullRepaint = true
+        if isatty(output) != 0 {
+            session = try TerminalSession(input: input, output: output, restore: Self.restoreSequence)
+        }
+        try write("\u{1B}[?1049h\u{1B}[?25l")
+    }
+
     public func finish() throws(DisplayError) {
         guard started else { return }
         started = false
-        TerminalRestorer.disarm()
-        try write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        // Input settings and handlers first: the write below may fail on a closed terminal.
+        session?.close()
+        session = nil
+        try write(Self.restoreSequence)
     }
 
+    /// Rings the terminal's bell (BEL).
+    public func bell() throws(DisplayError) {
+        try write("\u{07}")
+    }
+
+    public func takeEvents() -> [PresenterEvent] {
+        collect()
+        defer { pending = [] }
+        return pending
+    }
+
+    /// Sleeps in `poll` on the keyboard and the signal pipe: returns at `deadline`, or as soon as
+    /// a key, a resize or a request to quit arrives (kept for `takeEvents()`).
+    public func wait(until deadline: TimeInterval, on clock: any MonotonicClock) {
+        guard let session else { return clock.sleep(until: deadline) }
+        while pending.isEmpty {
+            let remaining = deadline - clock.now()
+            guard remaining > 0 else { return }
+            if session.wait(seconds: remaining) { collect() }
+        }
+    }
+
+    /// Reads keys and signals into `pending`: quit keys become `.quit`, a resize re-measures the
+    /// grid and asks for a full repaint.
+    private func collect() {
+        guard let session else { return }
+        let heard = session.read()
+        for key in heard.keys {
+            switch key {
+            case let .character(c) where c == "q" || c == "Q": pending.append(.quit(signal: nil))
+            case .escape, .interrupt: pending.append(.quit(signal: nil))
+            case let .character(c): pending.append(.key(c))
+            case .other: break
+            }
+        }
+        if heard.resized, measuresTerminal {
+            measure()
+            needsFullRepaint = true
+            let size = drawableSize
+            pending.append(.resized(width: size.width, height: size.height))
+        }
+        if let signal = heard.termination { pending.append(.quit(signal: signal)) }
+    }
+
+    /// Writes all of `text`, waiting out interruptions and a full terminal.
     private func write(_ text: String) throws(DisplayError) {
-        do {
-            try output.write(contentsOf: Data(text.utf8))
-        } catch {
-            throw .cannotWrite(path: "the terminal", reason: (error as NSError).localizedDescription)
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
+            if n > 0 { bytes = bytes.dropFirst(n); continue }
+            let code = errno
+            if n < 0 && code == EINTR { continue }
+            if n < 0 && code == EAGAIN {
+                var descriptor = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptor, 1, 100)
+                continue
+            }
+            throw .cannotWrite(path: outputName, reason: Self.writeProblem(code))
+        }
+    }
+
+    /// The output's name for messages: its terminal device, or "standard output".
+    private var outputName: String {
+        if let name = ttyname(output) { return String(cString: name) }
+        return output == STDOUT_FILENO ? "standard output" : "the terminal output"
+    }
+
+    /// Words for a failed write to the terminal.
+    static func writeProblem(_ code: Int32) -> String {
+        switch code {
+        case EPIPE: "the terminal or pipe was closed (nobody reads it any more)"
+        case EIO: "the terminal is gone (it hung up)"
+        case ENOSPC: "no space left on the device"
+        default: String(cString: strerror(code))
         }
     }
 
@@ -167,10 +307,11 @@ public final class TerminalPresenter: Presenter {
 
     // MARK: Sixel
 
-    /// The frame as sixels over a 6×6×6 color cube (216 registers), fitted to the grid at an
-    /// assumed 10×20-pixel cell.
+    /// The frame as sixels over a 6×6×6 color cube (216 registers), fitted to the grid's pixels
+    /// (at 10×20-pixel cells when the terminal does not say).
     func sixelImage(_ frame: Bitmap) -> String {
-        let scale = min(Double(columns * 10) / Double(frame.width), Double(rows * 20) / Double(frame.height), 1)
+        let size = drawableSize
+        let scale = min(Double(size.width) / Double(frame.width), Double(size.height) / Double(frame.height), 1)
         let width = max(1, Int(Double(frame.width) * scale)), height = max(1, Int(Double(frame.height) * scale))
         guard let small = try? Bitmap(width: width, height: height, color: background) else { return "" }
         try? small.composite(frame, transform: Homography(scaleX: CGFloat(scale), y: CGFloat(scale)))
@@ -219,28 +360,5 @@ enum PrefilterForTerminal {
             factor *= 2
         }
         return bitmap
-    }
-}
-
-/// Restores the terminal (cursor shown, main screen) if the process is interrupted while a
-/// terminal presenter is showing frames.
-enum TerminalRestorer {
-    // Written only by arm/disarm on the presenting thread before the handler is installed and
-    // after it is removed, and read by the signal handler, which makes only async-signal-safe
-    // calls (write, _exit): no data race a Swift lock could prevent.
-    nonisolated(unsafe) static var fd: Int32 = -1
-
-    static func arm(_ descriptor: Int32) {
-        fd = descriptor
-        signal(SIGINT) { _ in
-            let restore = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-            _ = restore.withCString { write(TerminalRestorer.fd, $0, strlen($0)) }
-            _exit(130)
-        }
-    }
-
-    static func disarm() {
-        signal(SIGINT, SIG_DFL)
-        fd = -1
     }
 }
