@@ -1,33 +1,43 @@
 import Foundation
 import LayerKit
 
-/// Where frames go when the app does not say: a window when a display is available, the
+/// Where frames go when the app does not say: a window when a display can really show one, the
 /// terminal when standard output is one, a PNG file otherwise.
 public enum AutomaticPresenter {
-    /// What was chosen, and why, for the app to mention.
+    /// What was chosen, and why.
     public struct Choice {
+        /// The presenter to show frames with.
         public let presenter: any Presenter
+        /// What it is, for the app to mention ("a window", "the terminal (halfblock)", a path).
         public let description: String
+        /// Why a window was not chosen, in one line, when one was wanted but cannot be shown
+        /// (a stale DISPLAY, no display server); nil when a window was chosen or none was tried.
+        public let fallbackReason: String?
     }
 
     /// Chooses a presenter for frames of `width` x `height` points.
     ///
+    /// A window is tried when DISPLAY or WAYLAND_DISPLAY is set; when it cannot be shown (see
+    /// `WindowPresenter`), the choice falls back and says why.
+    ///
     /// - Parameter fallbackPath: the PNG written when there is neither display nor terminal.
-    public static func choose(title: String, width: Int, height: Int, fallbackPath: String) -> Choice {
-        let environment = ProcessInfo.processInfo.environment
+    public static func choose(title: String, width: Int, height: Int, fallbackPath: String,
+                              environment: [String: String] = ProcessInfo.processInfo.environment,
+                              standardOutputIsTerminal: Bool = isatty(STDOUT_FILENO) != 0) -> Choice {
         var windowProblem: String?
         if environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil {
             do {
                 return Choice(presenter: try WindowPresenter(title: title, width: width, height: height),
-                              description: "a window")
+                              description: "a window", fallbackReason: nil)
             } catch {
-                windowProblem = error.description
+                windowProblem = "no window: " + error.reason
             }
         }
-        if isatty(STDOUT_FILENO) != 0, let terminal = try? TerminalPresenter() {
-            return Choice(presenter: terminal, description: "the terminal (\(terminal.mode.rawValue))"
-                          + (windowProblem.map { "; \($0)" } ?? ""))
+        if standardOutputIsTerminal, let terminal = try? TerminalPresenter() {
+            return Choice(presenter: terminal, description: "the terminal (\(terminal.mode.rawValue))",
+                          fallbackReason: windowProblem)
         }
-        return Choice(presenter: PNGPresenter(path: fallbackPath), description: "\(fallbackPath) (no display or terminal)")
+        return Choice(presenter: PNGPresenter(path: fallbackPath), description: fallbackPath,
+                      fallbackReason: windowProblem ?? "no display and no terminal")
     }
 }

@@ -4,27 +4,56 @@ import LayerKit
 
 /// Shows frames in a window through SDL2 (X11, Wayland or KMS/DRM, whichever SDL finds).
 ///
-/// The window is resizable (frames are scaled to fit, letterboxed) and HiDPI-aware
-/// (`drawableScale` says how many device pixels a window point has, so an app can render at
-/// that scale). Only the damaged rectangles of each frame are uploaded. Presentation waits for
-/// vertical sync where the renderer supports it. The close button, Escape and q set
-/// `isCloseRequested`.
-public final class WindowPresenter: Presenter {
+/// The window is resizable and HiDPI-aware: `drawableSize` and `drawableScale` say how many
+/// device pixels it has, a resize arrives as `.resized` so that the app renders its next frame
+/// at the new size (until then the last frame is scaled to fit, letterboxed). Only the damaged
+/// rectangles of each frame are uploaded, and a frame without damage is not presented again.
+/// Presentation waits for vertical sync where the renderer supports it. The close button,
+/// Escape and q arrive as `.quit` (and set `isCloseRequested`); other keys as `.key`.
+///
+/// A window nobody can see is refused: when SDL can only offer its offscreen or dummy video
+/// driver (no display, or a DISPLAY whose server is gone), `init` throws `WindowError.noDisplay`.
+public final class WindowPresenter: InteractivePresenter {
     private let window: OpaquePointer
     private let renderer: OpaquePointer
     private var texture: OpaquePointer?
     private var textureSize = (width: 0, height: 0)
+    private var pending: [PresenterEvent] = []
+    /// The window's content was lost (exposed, resized) and must be shown again.
+    private var needsRedraw = false
 
     /// Set once the user asked the window to close.
     public private(set) var isCloseRequested = false
 
+    /// The SDL video driver the window uses ("x11", "wayland", "KMSDRM").
+    public let videoDriver: String
+
+    /// SDL's video drivers that show nothing on a screen.
+    static let invisibleDrivers: Set<String> = ["offscreen", "dummy", "evdev"]
+
     /// Opens a window of `width` x `height` points.
     ///
-    /// - Throws: `WindowError.noDisplay` when no display can be opened (no X11 or Wayland
-    ///   session and no KMS device), with SDL's reason.
+    /// - Throws: `WindowError.noDisplay` when no display can be opened — no X11 or Wayland
+    ///   session and no KMS device, or a DISPLAY that cannot be reached, so that SDL would fall
+    ///   back to a driver that shows nothing — with the reason.
     public init(title: String, width: Int, height: Int) throws(WindowError) {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else { throw .invalidSize(width: width, height: height) }
-        guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else { throw .noDisplay(Self.lastError()) }
+        let environment = ProcessInfo.processInfo.environment
+        // With only DISPLAY set, X11 only: SDL would otherwise also probe Wayland, which prints a
+        // warning about XDG_RUNTIME_DIR when there is none. (Set every time: hints outlive a
+        // failed SDL_Init.)
+        let onlyX11 = environment["SDL_VIDEODRIVER"] == nil && environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] != nil
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, onlyX11 ? "x11" : nil)
+        guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
+            let reason = Self.lastError()
+            SDL_Quit()
+            throw .noDisplay(Self.displayProblem(environment, sdl: reason))
+        }
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        guard !Self.invisibleDrivers.contains(driver) else {
+            SDL_Quit()
+            throw .noDisplay(Self.displayProblem(environment, sdl: "SDL found only its \(driver) video driver"))
+        }
         let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         guard let window = SDL_CreateWindow(title, lk_sdl_windowpos_centered, lk_sdl_windowpos_centered,
                                             Int32(width), Int32(height), flags) else {
@@ -43,6 +72,18 @@ public final class WindowPresenter: Presenter {
         }
         self.window = window
         self.renderer = renderer
+        videoDriver = driver
+    }
+
+    /// Why no window can be shown, in words, from the environment and SDL's own reason.
+    static func displayProblem(_ environment: [String: String], sdl reason: String) -> String {
+        if let display = environment["DISPLAY"], !display.isEmpty {
+            return "the X display \(display) cannot be opened (its server is gone, or refuses us); \(reason)"
+        }
+        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
+            return "the Wayland display \(wayland) cannot be opened; \(reason)"
+        }
+        return "neither DISPLAY nor WAYLAND_DISPLAY is set; \(reason)"
     }
 
     deinit {
@@ -54,10 +95,16 @@ public final class WindowPresenter: Presenter {
 
     /// Device pixels per window point (2 on a HiDPI display).
     public var drawableScale: CGFloat {
-        var pointsWidth: Int32 = 0, pointsHeight: Int32 = 0, pixelsWidth: Int32 = 0, pixelsHeight: Int32 = 0
+        var pointsWidth: Int32 = 0, pointsHeight: Int32 = 0
         SDL_GetWindowSize(window, &pointsWidth, &pointsHeight)
-        SDL_GetRendererOutputSize(renderer, &pixelsWidth, &pixelsHeight)
-        return pointsWidth > 0 ? CGFloat(pixelsWidth) / CGFloat(pointsWidth) : 1
+        return pointsWidth > 0 ? CGFloat(drawableSize.width) / CGFloat(pointsWidth) : 1
+    }
+
+    /// The window's drawable area in device pixels.
+    public var drawableSize: (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &width, &height)
+        return (Int(width), Int(height))
     }
 
     public func present(_ frame: Bitmap, damage: Region, at time: FrameTime) throws(DisplayError) {
@@ -71,12 +118,21 @@ public final class WindowPresenter: Presenter {
             SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
             textureSize = (frame.width, frame.height)
             upload(frame, rects: [frame.bounds])
-        } else {
+        } else if !damage.isEmpty {
             upload(frame, rects: damage.rects)
+        } else if !needsRedraw {
+            return   // nothing changed on screen
         }
+        redraw()
+    }
+
+    /// Shows the texture, letterboxed, and presents it.
+    private func redraw() {
+        guard let texture else { return }
+        needsRedraw = false
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
-        var destination = letterbox(frame)
+        var destination = letterbox(textureSize)
         SDL_RenderCopy(renderer, texture, nil, &destination)
         SDL_RenderPresent(renderer)
     }
@@ -85,19 +141,72 @@ public final class WindowPresenter: Presenter {
         pollEvents()
     }
 
-    /// Handles window events: close button, Escape and q request closing.
+    public func takeEvents() -> [PresenterEvent] {
+        pollEvents()
+        defer { pending = [] }
+        return pending
+    }
+
+    /// Sleeps in `SDL_WaitEventTimeout`: returns at `deadline`, or as soon as a key, a resize or
+    /// a close request arrives (kept for `takeEvents()`). A window uncovered meanwhile is
+    /// redrawn from the last frame without waking the caller.
+    public func wait(until deadline: TimeInterval, on clock: any MonotonicClock) {
+        pollEvents()
+        while pending.isEmpty {
+            let remaining = deadline - clock.now()
+            guard remaining > 0 else { return }
+            var event = SDL_Event()
+            // Whole milliseconds, rounded up so that the wait never ends early and spins.
+            let milliseconds = Int32(min((remaining * 1000).rounded(.up), Double(Int32.max)))
+            if SDL_WaitEventTimeout(&event, milliseconds) != 0 {
+                handle(event)
+                pollEvents()
+            }
+            if needsRedraw && pending.isEmpty { redraw() }
+        }
+    }
+
+    /// Resizes the window to `width` x `height` points, as a person dragging its edge would
+    /// (for tests; the resize arrives as an event).
+    package func resize(width: Int, height: Int) {
+        SDL_SetWindowSize(window, Int32(width), Int32(height))
+    }
+
+    /// Handles waiting window events: close button, Escape and q ask to quit; resizes are
+    /// reported with the new drawable size.
     public func pollEvents() {
         var event = SDL_Event()
-        while SDL_PollEvent(&event) != 0 {
-            switch SDL_EventType(event.type) {
-            case SDL_QUIT:
+        while SDL_PollEvent(&event) != 0 { handle(event) }
+    }
+
+    private func handle(_ event: SDL_Event) {
+        switch SDL_EventType(event.type) {
+        case SDL_QUIT:
+            isCloseRequested = true
+            pending.append(.quit(signal: nil))
+        case SDL_KEYDOWN:
+            let key = event.key.keysym.sym
+            if key == Int32(SDLK_ESCAPE.rawValue) || key == Int32(UInt8(ascii: "q")) {
                 isCloseRequested = true
-            case SDL_KEYDOWN:
-                let key = event.key.keysym.sym
-                if key == Int32(SDLK_ESCAPE.rawValue) || key == Int32(UInt8(ascii: "q")) { isCloseRequested = true }
+                pending.append(.quit(signal: nil))
+            } else if (0x20..<0x7F).contains(key) {
+                pending.append(.key(Character(UnicodeScalar(UInt8(key)))))
+            }
+        case SDL_WINDOWEVENT:
+            switch SDL_WindowEventID(UInt32(event.window.event)) {
+            case SDL_WINDOWEVENT_SIZE_CHANGED:
+                needsRedraw = true
+                let size = drawableSize
+                // Only the latest size matters.
+                pending.removeAll { if case .resized = $0 { true } else { false } }
+                pending.append(.resized(width: size.width, height: size.height))
+            case SDL_WINDOWEVENT_EXPOSED:
+                needsRedraw = true
             default:
                 break
             }
+        default:
+            break
         }
     }
 
@@ -112,13 +221,13 @@ public final class WindowPresenter: Presenter {
         }
     }
 
-    /// The largest rectangle of the frame's aspect ratio centred in the window's drawable area.
-    private func letterbox(_ frame: Bitmap) -> SDL_Rect {
-        var width: Int32 = 0, height: Int32 = 0
-        SDL_GetRendererOutputSize(renderer, &width, &height)
+    /// The largest rectangle of the frame's aspect ratio centred in the window's drawable area:
+    /// the frame itself, pixel for pixel, once the app renders at the window's size.
+    private func letterbox(_ frame: (width: Int, height: Int)) -> SDL_Rect {
+        let (width, height) = drawableSize
         let scale = min(Double(width) / Double(frame.width), Double(height) / Double(frame.height))
-        let w = Int32(Double(frame.width) * scale), h = Int32(Double(frame.height) * scale)
-        return SDL_Rect(x: (width - w) / 2, y: (height - h) / 2, w: w, h: h)
+        let w = Int(Double(frame.width) * scale), h = Int(Double(frame.height) * scale)
+        return SDL_Rect(x: Int32((width - w) / 2), y: Int32((height - h) / 2), w: Int32(w), h: Int32(h))
     }
 
     private static func lastError() -> String {
@@ -130,9 +239,17 @@ public final class WindowPresenter: Presenter {
 
 /// Why a window could not be shown.
 public enum WindowError: Error, Equatable, CustomStringConvertible {
-    /// No display could be opened; the reason is SDL's.
+    /// No display could be opened, or only one that shows nothing; the reason in words.
     case noDisplay(String)
     case invalidSize(width: Int, height: Int)
+
+    /// The cause alone, for a one-line message that goes on to say what happens instead.
+    public var reason: String {
+        switch self {
+        case let .noDisplay(reason): reason
+        case .invalidSize: description
+        }
+    }
 
     public var description: String {
         switch self {

@@ -9,23 +9,63 @@ import Testing
     static let xvfb = VideoPresenter.find("Xvfb")
     static let xwd = VideoPresenter.find("xwd")
 
-    @Test func missingDisplayIsAClearError() {
-        setenv("SDL_VIDEODRIVER", "x11", 1)
-        unsetenv("DISPLAY")
-        unsetenv("WAYLAND_DISPLAY")
-        do {
-            _ = try WindowPresenter(title: "none", width: 10, height: 10)
-            Issue.record("expected no display")
-        } catch {
-            #expect(error.description.contains("no display is available"))
+    /// A display number no server holds (a lock file marks a live or stale one).
+    static func freeDisplayNumber() -> Int {
+        (90..<190).first { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") &&
+            !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") } ?? 189
+    }
+
+    /// Sets the display variables for one test (nil unsets).
+    func environment(display: String?, wayland: String? = nil, driver: String? = nil) {
+        for (name, value) in [("DISPLAY", display), ("WAYLAND_DISPLAY", wayland), ("SDL_VIDEODRIVER", driver)] {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
         }
     }
 
-    @Test(.enabled(if: xvfb != nil && xwd != nil))
-    func windowShowsTheFrameUnderXvfb() throws {
-        // A display number no other server holds (a lock file marks a live or stale one).
-        let number = (90..<190).first { !FileManager.default.fileExists(atPath: "/tmp/.X\($0)-lock") &&
-            !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") } ?? 189
+    @Test func noDisplayAtAllIsRefusedNotAnInvisibleWindow() {
+        // Without a display SDL settles on its offscreen driver; the presenter must not.
+        environment(display: nil)
+        #expect(throws: WindowError.noDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set; SDL found only its offscreen video driver")) {
+            try WindowPresenter(title: "none", width: 10, height: 10)
+        }
+    }
+
+    @Test func aDeadDisplayIsRefusedWithItsName() {
+        let display = ":\(Self.freeDisplayNumber())"
+        environment(display: display)
+        do {
+            _ = try WindowPresenter(title: "stale", width: 10, height: 10)
+            Issue.record("a window opened on \(display), where no server runs")
+        } catch {
+            #expect(error.reason.hasPrefix("the X display \(display) cannot be opened"), "\(error)")
+        }
+        // With a Wayland display named too (also dead), SDL tries both and falls back to its
+        // offscreen driver: refused as well.
+        environment(display: display, wayland: "wayland-dead-\(UUID().uuidString)")
+        do {
+            _ = try WindowPresenter(title: "stale", width: 10, height: 10)
+            Issue.record("a window opened without a display")
+        } catch {
+            #expect(error.reason.hasPrefix("the X display \(display) cannot be opened") && error.reason.contains("offscreen"), "\(error)")
+        }
+        environment(display: nil)
+    }
+
+    @Test func automaticChoiceFallsBackToAPNGAndSaysWhy() {
+        let display = ":\(Self.freeDisplayNumber())"
+        environment(display: display)
+        defer { environment(display: nil) }
+        let choice = AutomaticPresenter.choose(title: "stale", width: 10, height: 10, fallbackPath: "out.png",
+                                               environment: ["DISPLAY": display], standardOutputIsTerminal: false)
+        #expect(choice.presenter is PNGPresenter && choice.description == "out.png")
+        #expect(choice.fallbackReason?.hasPrefix("no window: the X display \(display) cannot be opened") == true,
+                "\(choice.fallbackReason ?? "nil")")
+        #expect(!(choice.fallbackReason ?? "").contains("\n"))
+    }
+
+    /// Runs `body` with an Xvfb server of 320x240 as DISPLAY.
+    func withXvfb(_ body: (String) throws -> Void) throws {
+        let number = Self.freeDisplayNumber()
         let display = ":\(number)"
         let server = Process()
         server.executableURL = Self.xvfb
@@ -41,42 +81,87 @@ import Testing
             try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
             try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
         }
-        setenv("SDL_VIDEODRIVER", "x11", 1)
-        setenv("DISPLAY", display, 1)
-        defer { unsetenv("DISPLAY") }
-        // The server takes a moment to accept connections: retry opening for up to 10 s.
+        environment(display: display)
+        defer { environment(display: nil) }
+        try body(display)
+    }
+
+    /// Opens a window, retrying while the new server starts (up to 10 s).
+    func openWindow(width: Int, height: Int, on display: String) throws -> WindowPresenter {
         var opened: WindowPresenter?
         for _ in 0..<200 where opened == nil {
-            opened = try? WindowPresenter(title: "LayerKit test", width: 160, height: 120)
+            opened = try? WindowPresenter(title: "LayerKit test", width: width, height: height)
             if opened == nil { usleep(50_000) }
         }
-        let window = try #require(opened, "Xvfb on \(display) never accepted a window")
+        return try #require(opened, "Xvfb on \(display) never accepted a window")
+    }
 
-        let frame = try Bitmap(width: 160, height: 120, color: .red)
-        frame.fill(PixelRect(x: 60, y: 40, width: 40, height: 40), with: .blue)
-        for i in 0..<5 {
-            try window.present(frame, damage: Region(frame.bounds), at: FrameTime(index: i, time: Double(i)))
-            usleep(20_000)
-        }
-        let shot = try screenshot(display: display)
-        // Find the red window and check the blue square in its middle.
+    /// The blue pixels of a screenshot: how many, and their bounding box.
+    func blueSquare(in shot: (width: Int, height: Int, pixels: [(UInt8, UInt8, UInt8)])) -> (count: Int, width: Int, height: Int, red: Int) {
         var red = 0, blue = 0
-        var blueBox = (minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
+        var box = (minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
         for y in 0..<shot.height {
             for x in 0..<shot.width {
                 let p = shot.pixels[y * shot.width + x]
                 if p == (255, 0, 0) { red += 1 }
                 if p == (0, 0, 255) {
                     blue += 1
-                    blueBox = (min(blueBox.minX, x), min(blueBox.minY, y), max(blueBox.maxX, x), max(blueBox.maxY, y))
+                    box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
                 }
             }
         }
-        #expect(blue == 40 * 40, "blue pixels: \(blue)")
-        #expect(red == 160 * 120 - 40 * 40, "red pixels: \(red)")
-        #expect(blueBox.maxX - blueBox.minX == 39 && blueBox.maxY - blueBox.minY == 39)
-        try window.finish()
-        #expect(!window.isCloseRequested)
+        return (blue, box.maxX - box.minX + 1, box.maxY - box.minY + 1, red)
+    }
+
+    @Test(.enabled(if: xvfb != nil && xwd != nil))
+    func windowShowsTheFrameUnderXvfb() throws {
+        try withXvfb { display in
+            let window = try openWindow(width: 160, height: 120, on: display)
+            #expect(window.videoDriver == "x11")
+            #expect(window.drawableSize == (160, 120) && window.drawableScale == 1)
+            let frame = try Bitmap(width: 160, height: 120, color: .red)
+            frame.fill(PixelRect(x: 60, y: 40, width: 40, height: 40), with: .blue)
+            for i in 0..<5 {
+                try window.present(frame, damage: Region(frame.bounds), at: FrameTime(index: i, time: Double(i)))
+                usleep(20_000)
+            }
+            let square = blueSquare(in: try screenshot(display: display))
+            #expect(square.count == 40 * 40, "blue pixels: \(square.count)")
+            #expect(square.red == 160 * 120 - 40 * 40, "red pixels: \(square.red)")
+            #expect(square.width == 40 && square.height == 40)
+            try window.finish()
+            #expect(!window.isCloseRequested)
+        }
+    }
+
+    @Test(.enabled(if: xvfb != nil && xwd != nil))
+    func aResizedWindowWakesTheWaitAndShowsTheNewFramePixelForPixel() throws {
+        try withXvfb { display in
+            let window = try openWindow(width: 160, height: 120, on: display)
+            let small = try Bitmap(width: 160, height: 120, color: .red)
+            try window.present(small, damage: Region(small.bounds), at: FrameTime(index: 0, time: 0))
+            window.resize(width: 240, height: 180)
+            let clock = SystemClock()
+            let deadline = clock.now() + 30
+            var events: [PresenterEvent] = []
+            while events.isEmpty && clock.now() < deadline {
+                window.wait(until: deadline, on: clock)
+                events += window.takeEvents()
+            }
+            #expect(clock.now() < deadline, "the resize must end the wait early")
+            #expect(events.last == .resized(width: 240, height: 180))
+            #expect(window.drawableSize == (240, 180))
+            // The app renders at the new size: shown as it is, not scaled.
+            let large = try Bitmap(width: 240, height: 180, color: .red)
+            large.fill(PixelRect(x: 100, y: 70, width: 30, height: 30), with: .blue)
+            for i in 1..<4 {
+                try window.present(large, damage: Region(large.bounds), at: FrameTime(index: i, time: Double(i)))
+                usleep(20_000)
+            }
+            let square = blueSquare(in: try screenshot(display: display))
+            #expect(square.count == 30 * 30 && square.width == 30 && square.height == 30, "\(square)")
+            #expect(square.red == 240 * 180 - 30 * 30, "red pixels: \(square.red)")
+        }
     }
 
     /// The root window of `display` through xwd (ZPixmap, 24/32-bit TrueColor).
