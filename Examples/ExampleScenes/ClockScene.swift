@@ -20,15 +20,35 @@ public final class ClockScene {
     /// Seconds since midnight at elapsed time 0.
     public let startTime: TimeInterval
     private var shownSecond: Int?
+    /// The date line under the centre ("Mon 23 Nov"), when the clock has a day.
+    public let dateLabel: TextLayer?
+    private let day: Date?
+    private let dateFormatter: DateFormatter?
+    private var shownMinute: Int?
 
     public static let ink = try! Color(hex: "#262A33")
     public static let accent = try! Color(hex: "#D9432F")
     public static let paper = try! Color(hex: "#F7F4EC")
 
     /// A clock of `size` points showing `startTime` (seconds since midnight) at elapsed time 0.
-    public init(size: CGSize, style: Style, startTime: TimeInterval, face picture: Image? = nil) {
+    ///
+    /// - Parameters:
+    ///   - day: the midnight `startTime` counts from; when given, a date line under the centre
+    ///     shows the date (in `timeZone`, in English), turning over at midnight.
+    public init(size: CGSize, style: Style, startTime: TimeInterval, face picture: Image? = nil,
+                day: Date? = nil, timeZone: TimeZone = .current) {
         self.style = style
         self.startTime = startTime
+        self.day = day
+        if day != nil {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = timeZone
+            formatter.dateFormat = "EEE d MMM"
+            dateFormatter = formatter
+        } else {
+            dateFormatter = nil
+        }
         let root = Layer()
         self.root = root
         root.bounds = CGRect(origin: .zero, size: size)
@@ -52,6 +72,20 @@ public final class ClockScene {
             Self.addTicksAndNumerals(to: face, radius: radius)
         }
         root.addSublayer(face)
+        if day != nil {
+            let label = TextLayer()
+            label.fontSize = radius * 0.11
+            label.foregroundColor = Self.ink
+            label.alignmentMode = .center
+            label.bounds = CGRect(x: 0, y: 0, width: radius * 0.9, height: radius * 0.16)
+            label.position = CGPoint(x: center.x, y: center.y + radius * 0.36)
+            label.backgroundColor = picture == nil ? try! Color(hex: "#ECE6D8") : Self.paper.withAlphaComponent(0.85)
+            label.cornerRadius = radius * 0.03
+            root.addSublayer(label)
+            dateLabel = label
+        } else {
+            dateLabel = nil
+        }
 
         func hand(length: CGFloat, width: CGFloat, color: Color) -> Layer {
             let layer: Layer
@@ -114,6 +148,14 @@ public final class ClockScene {
     /// Called before each frame with the elapsed time: in the layers style, sets the hands once
     /// per second (the first time at once, later with the implicit sweep).
     public func update(elapsed: TimeInterval) {
+        if let day, let dateFormatter, let dateLabel {
+            let minute = Int(((startTime + elapsed) / 60).rounded(.down))
+            if minute != shownMinute {
+                shownMinute = minute
+                let text = dateFormatter.string(from: day.addingTimeInterval(startTime + elapsed))
+                Transaction.perform(disableActions: true) { dateLabel.string = text }
+            }
+        }
         guard style == .layers else { return }
         let second = Int((startTime + elapsed).rounded(.down))
         guard second != shownSecond else { return }

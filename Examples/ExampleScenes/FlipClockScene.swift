@@ -15,6 +15,8 @@ public final class FlipClockScene {
     public let twelveHour: Bool
     public let showsSeconds: Bool
     public let cards: [Card]
+    /// "AM" or "PM" under the hours card, in 12-hour mode.
+    public let meridiem: TextLayer?
 
     static let cardColor = try! Color(hex: "#2B2F3A")
     static let digitColor = try! Color(hex: "#F2F0EA")
@@ -32,14 +34,30 @@ public final class FlipClockScene {
         self.root = root
         let count = showsSeconds ? 3 : 2
         let gap = size.width * 0.04
-        let width = min((size.width - gap * CGFloat(count + 1)) / CGFloat(count), size.height * 0.9 / 1.25)
+        // In 12-hour mode a band under the cards holds AM or PM.
+        let band = twelveHour ? size.height * 0.16 : 0
+        let width = min((size.width - gap * CGFloat(count + 1)) / CGFloat(count), (size.height - band) * 0.9 / 1.25)
         let height = width * 1.25
         let total = width * CGFloat(count) + gap * CGFloat(count - 1)
+        let cardsCenter = (size.height - band) / 2 + (twelveHour ? band * 0.25 : 0)
         cards = (0..<count).map { i in
             let card = Card(size: CGSize(width: width, height: height))
-            card.layer.position = CGPoint(x: (size.width - total) / 2 + width / 2 + CGFloat(i) * (width + gap), y: size.height / 2)
+            card.layer.position = CGPoint(x: (size.width - total) / 2 + width / 2 + CGFloat(i) * (width + gap), y: cardsCenter)
             root.addSublayer(card.layer)
             return card
+        }
+        if twelveHour {
+            let label = TextLayer()
+            label.fontSize = min(band * 0.7, width * 0.3)
+            label.foregroundColor = Self.digitColor.withAlphaComponent(0.8)
+            label.alignmentMode = .center
+            label.bounds = CGRect(x: 0, y: 0, width: width, height: label.fontSize * 1.3)
+            label.position = CGPoint(x: (size.width - total) / 2 + width / 2,
+                                     y: min(size.height - label.bounds.height / 2, cardsCenter + height / 2 + gap * 0.3 + label.bounds.height / 2))
+            root.addSublayer(label)
+            meridiem = label
+        } else {
+            meridiem = nil
         }
         update(elapsed: 0)
     }
@@ -53,11 +71,22 @@ public final class FlipClockScene {
         return Array(all.prefix(cards.count))
     }
 
+    /// "AM" before noon and "PM" from noon, at `seconds` since midnight.
+    public static func meridiem(at seconds: TimeInterval) -> String {
+        Int(seconds.rounded(.down)) % 86400 < 43200 ? "AM" : "PM"
+    }
+
     /// Sets each card for elapsed time `t`: a flip runs on every card whose value changes at the
-    /// next whole second, scheduled on the tree's timeline so any frame in it is exact.
+    /// next whole second, scheduled on the tree's timeline so any frame in it is exact; in
+    /// 12-hour mode, AM or PM.
+
     public func update(elapsed t: TimeInterval) {
         let now = startTime + t
         let current = values(at: now)
+        if let meridiem {
+            let text = Self.meridiem(at: now)
+            if meridiem.string != text { Transaction.perform(disableActions: true) { meridiem.string = text } }
+        }
         let boundary = now.rounded(.down) + 1
         let next = values(at: boundary)
         Transaction.perform(disableActions: true) {

@@ -44,10 +44,105 @@ import Testing
 
     @Test func durationsParse() {
         #expect(CountdownScene.parseDuration("90") == 90)
+        #expect(CountdownScene.parseDuration("2.5") == 2.5)
         #expect(CountdownScene.parseDuration("1m30s") == 90)
         #expect(CountdownScene.parseDuration("2h") == 7200)
         #expect(CountdownScene.parseDuration("1h2m3s") == 3723)
-        for bad in ["", "m", "1x", "abc", "-5", "3m2"] { #expect(CountdownScene.parseDuration(bad) == nil, "\(bad)") }
+        #expect(CountdownScene.parseDuration("1:30") == 90)
+        #expect(CountdownScene.parseDuration("00:01:30") == 90)
+        #expect(CountdownScene.parseDuration("1:00:00") == 3600)
+        #expect(CountdownScene.parseDuration("100:00:00") == 360_000)
+        for bad in ["", "m", "1x", "abc", "-5", "3m2", "1:70", "1:2:3:4", ":30", "1:", "1:-5", "nan", "inf", "1e300", "١:٣٠"] {
+            #expect(CountdownScene.parseDuration(bad) == nil, "\(bad)")
+        }
         #expect(CountdownScene.text(for: 3723) == "1:02:03" && CountdownScene.text(for: 59.2) == "1:00")
+        #expect(CountdownScene.text(for: 100 * 3600) == "100:00:00")
+    }
+
+    @Test func pauseRestartAndTheEndScreen() {
+        var timer = CountdownTimer(total: 10, endScreen: 3)
+        #expect(timer.remaining(at: 4) == 6)
+        timer.togglePause(at: 4)
+        #expect(timer.isPaused && timer.remaining(at: 9) == 6)
+        timer.togglePause(at: 9)
+        #expect(!timer.isPaused && timer.remaining(at: 10) == 5)
+        #expect(!timer.isOver(at: 14.9) && timer.isOver(at: 15) && timer.remaining(at: 15) == 0)
+        // "Time is over" stays three seconds.
+        #expect(!timer.isFinished(at: 17.9) && timer.isFinished(at: 18))
+        // Space does nothing on the result page; r starts again from there.
+        timer.togglePause(at: 16)
+        #expect(!timer.isPaused)
+        timer.restart(at: 16)
+        #expect(timer.remaining(at: 16) == 10 && !timer.isOver(at: 25.9) && timer.isOver(at: 26))
+        #expect(!timer.isFinished(at: 28.9) && timer.isFinished(at: 29))
+        // A key on the result page ends it at once; before zero it does nothing.
+        var keyed = CountdownTimer(total: 5, endScreen: 60)
+        keyed.dismiss(at: 2)
+        #expect(!keyed.isFinished(at: 6))
+        keyed.dismiss(at: 6)
+        #expect(keyed.isFinished(at: 6))
+        // --hold: only a key ends it.
+        var held = CountdownTimer(total: 1, endScreen: nil)
+        #expect(!held.isFinished(at: 10_000))
+        held.dismiss(at: 10_000)
+        #expect(held.isFinished(at: 10_000))
+    }
+
+    /// Dark ink (the label's and numerals' #2B2F3A) at `x`, `y`.
+    func isInk(_ frame: Bitmap, _ x: Int, _ y: Int, below level: Double = 0.35) -> Bool {
+        let p = frame.pixel(x: x, y: y)
+        return p.red < level && p.green < level && p.blue < level
+    }
+
+    /// Sizes and durations whose labels overflowed before: 100 hours, 150 points wide, --until 2030.
+    static let labelCases: [(width: Double, height: Double, seconds: Double)] = [
+        (300, 360, 100 * 3600), (150, 300, 2 * 3600), (150, 300, 100 * 3600), (300, 360, 27223 * 3600),
+    ]
+
+    @Test(arguments: labelCases)
+    func theLabelFitsTheWidth(width: Double, height: Double, seconds: Double) throws {
+        let scene = CountdownScene(size: CGSize(width: width, height: height), seconds: seconds)
+        let frame = try Renderer(scale: 1, threadCount: 1).render(scene.root)
+        let band = scene.label.frame
+        var minX = Int.max, maxX = Int.min, ink = 0
+        for y in Int(band.minY)..<Int(band.maxY) {
+            for x in 0..<frame.width where isInk(frame, x, y, below: 0.6) {
+                minX = min(minX, x)
+                maxX = max(maxX, x)
+                ink += 1
+            }
+        }
+        let text = try #require(scene.label.string)
+        #expect(ink > 100, "\(text): the label is drawn")
+        // Whole: ink neither touches nor crosses either edge, and the text measures within the width.
+        #expect(minX > 1 && maxX < frame.width - 2, "\(text) spans \(minX)…\(maxX) of \(frame.width)")
+        let measured = try Font.named(Font.defaultFamily).metrics(of: text, fontSize: scene.label.fontSize).size.width
+        #expect(measured <= width * 0.93)
+    }
+
+    @Test func theSectorLiesUnderTheNumerals() throws {
+        // Thirty minutes left: the sector runs from 12 to 6 o'clock, under the right half of the "60".
+        let scene = CountdownScene(size: CGSize(width: 300, height: 360), seconds: 30 * 60)
+        let scale: CGFloat = 2
+        let withSector = try Renderer(scale: scale, threadCount: 1).render(scene.root)
+        Transaction.perform(disableActions: true) { scene.sector.isHidden = true }
+        let withoutSector = try Renderer(scale: scale, threadCount: 1).render(scene.root)
+        let origin = CGPoint(x: scene.face.position.x - scene.face.bounds.width / 2, y: scene.face.position.y - scene.face.bounds.height / 2)
+        let center = scene.marks.numeralCenter(minutes: 60)
+        let fontSize = scene.face.bounds.width * 0.07
+        let twelve = scene.face.position.x   // the sector's straight edge
+        var probed = 0
+        for y in Int((origin.y + center.y - fontSize) * scale)..<Int((origin.y + center.y + fontSize) * scale) {
+            for x in Int((twelve + 1) * scale)..<Int((origin.x + center.x + fontSize) * scale) where isInk(withoutSector, x, y, below: 0.3) {
+                // A numeral pixel over the sector: still the numeral's ink, not tinted red.
+                probed += 1
+                let p = withSector.pixel(x: x, y: y)
+                #expect(p.red < 0.35, "(\(x), \(y)) is \(p): the sector is painted over the numeral")
+            }
+        }
+        #expect(probed > 20, "numeral pixels over the sector: \(probed)")
+        // And the sector is there around them.
+        let beside = withSector.pixel(x: Int((twelve + 30) * scale), y: Int((origin.y + center.y + fontSize * 2) * scale))
+        #expect(beside.red > 0.85 && beside.green < 0.45)
     }
 }

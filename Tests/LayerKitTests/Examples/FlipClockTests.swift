@@ -46,4 +46,24 @@ import Testing
         #expect(scene.values(at: 15 * 3600 + 5 * 60) == [3, 5])
         #expect(scene.values(at: 0) == [12, 0])
     }
+
+    @Test func twelveHourModeSaysAMOrPM() throws {
+        let scene = FlipClockScene(size: CGSize(width: 480, height: 200), startTime: 11 * 3600 + 59 * 60 + 59, twelveHour: true)
+        #expect(scene.values(at: scene.startTime) == [11, 59, 59] && scene.meridiem?.string == "AM")
+        scene.update(elapsed: 1)   // noon
+        #expect(scene.values(at: scene.startTime + 1) == [12, 0, 0] && scene.meridiem?.string == "PM")
+        #expect(FlipClockScene.meridiem(at: 0) == "AM" && FlipClockScene.meridiem(at: 13 * 3600) == "PM")
+        // Under the hours card, inside the scene, below the cards; and drawn.
+        let label = try #require(scene.meridiem)
+        let card = scene.cards[0].layer
+        #expect(abs(label.position.x - card.position.x) < 0.5)
+        #expect(label.frame.minY >= card.frame.maxY && label.frame.maxY <= 200)
+        #expect(FlipClockScene(size: CGSize(width: 480, height: 200), startTime: 0).meridiem == nil)
+        let frame = try Renderer(scale: 1, threadCount: 1).render(scene.root, at: 1)
+        var lit = 0
+        for y in Int(label.frame.minY)..<Int(label.frame.maxY) {
+            for x in Int(label.frame.minX)..<Int(label.frame.maxX) where frame.pixel(x: x, y: y).red > 0.5 { lit += 1 }
+        }
+        #expect(lit > 20, "the PM text should be drawn: \(lit) light pixels")
+    }
 }
