@@ -14,6 +14,10 @@ let package = Package(
         .executable(name: "FlipClock", targets: ["FlipClock"]),
         .executable(name: "Countdown", targets: ["Countdown"]),
     ],
+    dependencies: [
+        // The examples' command lines: generated help, validation, shell completion scripts.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         // C libraries, reached only through the thin owning wrappers in LayerKit/Graphics.
         .systemLibrary(
@@ -73,22 +77,26 @@ let package = Package(
         // What the examples share: options and the run loop.
         .target(
             name: "ExampleSupport",
-            dependencies: ["LayerKit", "LayerKitSDL"],
+            dependencies: ["LayerKit", "LayerKitSDL",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/ExampleSupport"
         ),
         .executableTarget(
             name: "Clock",
-            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit"],
+            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/Clock"
         ),
         .executableTarget(
             name: "FlipClock",
-            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit"],
+            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/FlipClock"
         ),
         .executableTarget(
             name: "Countdown",
-            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit"],
+            dependencies: ["ExampleScenes", "ExampleSupport", "LayerKit",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/Countdown"
         ),
         .testTarget(

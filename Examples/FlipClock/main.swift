@@ -1,23 +1,56 @@
 // FlipClock: HH:MM:SS cards whose digits change with a 3D page flip.
+import ArgumentParser
 import ExampleScenes
 import ExampleSupport
 import Foundation
 import LayerKit
 
-let options = ExampleRunner.options(help: """
-    FlipClock — a flip clock: each digit card folds its old value down in 3D as the new one
-    arrives, finishing exactly as the new second begins.
-    usage: FlipClock [options]
-      --12h / --24h          12- or 24-hour display (default 24)
-      --no-seconds           hours and minutes only
-    """, flags: ["--12h", "--24h", "--no-seconds"])
+enum FlipClockDefaults: ExampleDefaults {
+    static let size = PointSize(width: 480, height: 200)
+}
 
-var sized = options
-if options.extra["--size"] == nil, options.size == CGSize(width: 240, height: 240) {
-    sized.size = CGSize(width: 480, height: 200)
+struct FlipClock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "FlipClock",
+        abstract: "A flip clock: each digit card folds its old value down in 3D as the new one arrives.",
+        discussion: """
+            Each flip finishes exactly as the new second begins. Live, it opens a window when a display \
+            can show one, else fills the terminal (q, Escape or Ctrl-C quits), else writes flipclock.png.
+            """)
+
+    @Flag(name: .customLong("12h"), help: "A 12-hour display, with AM or PM under the hours.")
+    var twelveHour = false
+
+    @Flag(name: .customLong("no-seconds"), help: "Hours and minutes only.")
+    var noSeconds = false
+
+    @OptionGroup(title: "Time")
+    var clock: ClockTimeOptions
+
+    @OptionGroup(title: "Output")
+    var output: OutputOptions<FlipClockDefaults>
 }
-let scene = FlipClockScene(size: sized.size, startTime: sized.resolvedStartTime(),
-                           twelveHour: sized.extra["--12h"] != nil, showsSeconds: sized.extra["--no-seconds"] == nil)
-ExampleRunner.run(scene.root, options: sized, title: "FlipClock", defaultPNG: "flipclock.png") { elapsed in
-    scene.update(elapsed: elapsed)
+
+/// The FlipClock as the runner drives it.
+final class FlipClockApp: ExampleApp {
+    let command: FlipClock
+    let startTime: TimeInterval
+    var scene: FlipClockScene?
+
+    init(_ command: FlipClock) {
+        self.command = command
+        startTime = command.clock.startTime()
+    }
+
+    func layOut(size: CGSize) -> Layer {
+        let scene = FlipClockScene(size: size, startTime: startTime, twelveHour: command.twelveHour,
+                                   showsSeconds: !command.noSeconds)
+        self.scene = scene
+        return scene.root
+    }
+
+    func update(elapsed: TimeInterval) { scene?.update(elapsed: elapsed) }
 }
+
+let command = FlipClock.parseOrExit2()
+ExampleRunner.run(FlipClockApp(command), options: command.output, title: "FlipClock", defaultPNG: "flipclock.png")

@@ -149,7 +149,7 @@ public final class VideoPresenter: Presenter {
     }
 
     /// The executable's path on PATH.
-    static func find(_ name: String) -> URL? {
+    package static func find(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)

@@ -7,8 +7,8 @@ import Testing
 @Suite struct ClockTests {
     /// Renders the clock at elapsed time `t` (frames before it too, as a run does).
     func frame(_ time: String, style: ClockScene.Style, at t: TimeInterval = 0) throws -> (Bitmap, ClockScene) {
-        let options = try ExampleOptions(["--time", time, "--scale", "1"])
-        let clock = ClockScene(size: CGSize(width: 240, height: 240), style: style, startTime: options.resolvedStartTime())
+        let seconds = try #require(TimeOfDay(argument: time)).seconds
+        let clock = ClockScene(size: CGSize(width: 240, height: 240), style: style, startTime: seconds)
         let renderer = Renderer(scale: 1, threadCount: 1)
         clock.root.setCurrentTime(t)
         clock.update(elapsed: t)
@@ -67,11 +67,16 @@ import Testing
         #expect(abs(ClockScene.angleOf(clock.minuteHand.presentation(at: 900).transform) - .pi / 2) < 1e-6)
     }
 
-    @Test func badArgumentsAreOneLineErrors() throws {
-        for arguments in [["--time", "25:00:00"], ["--fps", "0"], ["--size", "10x10"], ["--video", "out.avi"],
-                          ["--timezone", "Mars/Olympus"], ["--output", "x.jpg"], ["--frobnicate"], ["--duration"]] {
-            #expect(throws: ExampleOptions.UsageError.self, "\(arguments)") { try ExampleOptions(arguments) }
-        }
-        #expect(try ExampleOptions(["--time", "09:30:15"]).resolvedStartTime() == 9 * 3600 + 30 * 60 + 15)
+    @Test func theDateLineShowsTheDayAndTurnsAtMidnight() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let day = try #require(calendar.date(from: DateComponents(year: 2026, month: 11, day: 23)))
+        let clock = ClockScene(size: CGSize(width: 240, height: 240), style: .layers, startTime: 86400 - 2,
+                               day: day, timeZone: calendar.timeZone)
+        #expect(clock.dateLabel?.string == "Mon 23 Nov")
+        clock.update(elapsed: 3)   // 00:00:01 the next day
+        #expect(clock.dateLabel?.string == "Tue 24 Nov")
+        // No day, no line.
+        #expect(ClockScene(size: CGSize(width: 240, height: 240), style: .layers, startTime: 0).dateLabel == nil)
     }
 }
