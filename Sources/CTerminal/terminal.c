@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -47,13 +48,16 @@ void lk_terminal_restore_input(void) {
 
 static int is_termination(int sig) { return sig == SIGINT || sig == SIGTERM || sig == SIGHUP; }
 
-// Only async-signal-safe calls: write, tcsetattr, sigaction, raise.
+// Only async-signal-safe calls: fcntl, write, tcsetattr, sigaction, raise.
 static void handle(int sig) {
     int saved_errno = errno;
     if (is_termination(sig)) {
         if (termination != 0) {
             // The program did not get to it: restore the terminal here and die of the signal.
+            // Non-blocking, so that a terminal nobody reads cannot keep the process alive.
             if (output_fd >= 0 && restore_length > 0) {
+                int flags = fcntl(output_fd, F_GETFL);
+                if (flags >= 0) fcntl(output_fd, F_SETFL, flags | O_NONBLOCK);
                 ssize_t ignored = write(output_fd, restore_sequence, restore_length);
                 (void)ignored;
             }
@@ -96,6 +100,9 @@ int lk_terminal_signals_install(int out_fd, const char *restore) {
     for (size_t i = 0; i < HANDLED_COUNT; i++) sigaddset(&action.sa_mask, handled[i]);
     action.sa_flags = SA_RESTART;
     for (size_t i = 0; i < HANDLED_COUNT; i++) sigaction(handled[i], &action, &previous[i]);
+    // A parent may have started us with these signals blocked (a test runner's worker thread
+    // does): unblock them on this thread, or SIGTERM would never arrive.
+    pthread_sigmask(SIG_UNBLOCK, &action.sa_mask, NULL);
     installed = 1;
     return fds[0];
 }

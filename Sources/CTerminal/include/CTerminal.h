@@ -21,7 +21,9 @@ void lk_terminal_restore_input(void);
 /// errno on failure). A termination signal is left to the program the first time: it reads the
 /// byte, restores the terminal and exits. If a second one arrives before that, the handler
 /// itself writes `restore` (a NUL-terminated escape sequence, copied here) to `out_fd`,
-/// restores the input settings and ends the process with the signal's default action.
+/// restores the input settings and ends the process with the signal's default action. The four
+/// signals are unblocked on the calling thread (a parent may have started the process with them
+/// blocked).
 int lk_terminal_signals_install(int out_fd, const char *restore);
 
 /// Puts back the handlers that were there before `lk_terminal_signals_install` and closes the
