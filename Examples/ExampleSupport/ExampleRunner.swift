@@ -159,7 +159,11 @@ public enum ExampleRunner {
                 if resized { layOut() }
                 app.update(elapsed: frame.time)
                 if app.takeBell() {
-                    if let terminal { try? terminal.bell() } else if isatty(STDOUT_FILENO) != 0 { print("\u{07}", terminator: "") }
+                    if let terminal {
+                        try? terminal.bell()
+                    } else if isatty(STDOUT_FILENO) != 0 {
+                        FileHandle.standardOutput.write(Data("\u{07}".utf8))   // the terminal the window was started from
+                    }
                 }
             }, shouldContinue: { !quit && !app.isFinished(at: lastTime) })
         if let signal {

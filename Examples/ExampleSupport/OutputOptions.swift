@@ -10,6 +10,7 @@ public protocol ExampleDefaults {
 
 /// A size in points, written `WxH` on the command line (each side 16…4096).
 public struct PointSize: ExpressibleByArgument, Equatable, Sendable, CustomStringConvertible {
+    /// The width and height in points.
     public var width: Int, height: Int
 
     /// The accepted range of each side.
@@ -29,22 +30,30 @@ public struct PointSize: ExpressibleByArgument, Equatable, Sendable, CustomStrin
         self.init(width: w, height: h)
     }
 
+    /// "480x200".
     public var description: String { "\(width)x\(height)" }
+    /// How help shows a default: "480x200".
     public var defaultValueDescription: String { description }
+    /// The size as Core Graphics geometry.
     public var cgSize: CGSize { CGSize(width: width, height: height) }
 }
 
 /// A number on the command line, shown without a needless ".0" in help ("30", "2.5").
 public struct Number: ExpressibleByArgument, Equatable, Sendable, CustomStringConvertible {
+    /// The number.
     public var value: Double
+    /// Wraps `value`.
     public init(_ value: Double) { self.value = value }
+    /// Parses any number Double accepts (range checks are the options' own).
     public init?(argument: String) {
         guard let value = Double(argument) else { return nil }
         self.value = value
     }
+    /// "30", "2.5".
     public var description: String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
+    /// How help shows a default: as `description`.
     public var defaultValueDescription: String { description }
 }
 
@@ -53,32 +62,40 @@ public struct Number: ExpressibleByArgument, Equatable, Sendable, CustomStringCo
 /// Without an output option the example runs live: in a window when a display can show one,
 /// else in the terminal when standard output is one, else it writes one PNG.
 public struct OutputOptions<Defaults: ExampleDefaults>: ParsableArguments {
+    /// `--output`: one PNG frame.
     @Option(name: .customLong("output"), help: ArgumentHelp("Render one frame to a PNG file and exit.", valueName: "file.png"),
             completion: .file(extensions: ["png"]))
     public var png: String?
 
+    /// `--frames`: a folder of numbered PNGs.
     @Option(help: ArgumentHelp("Render --duration seconds as dir/frame-0001.png, frame-0002.png, …", valueName: "dir"),
             completion: .directory)
     public var frames: String?
 
+    /// `--video`: a video file through ffmpeg.
     @Option(help: ArgumentHelp("Render --duration seconds to a .mp4, .gif, .webm or .apng file (needs ffmpeg).", valueName: "file"),
             completion: .file(extensions: ["mp4", "gif", "webm", "apng"]))
     public var video: String?
 
+    /// `--terminal`: live in the terminal.
     @Flag(help: "Show live in the terminal, even when a window could be opened.")
     public var terminal = false
 
+    /// `--duration`: seconds to run; nil: until quit live, 5 s for files.
     @Option(help: ArgumentHelp("How long to run, in seconds (default: until quit when live, 5 s for --frames and --video).",
                                valueName: "seconds"))
     public var duration: Double?
 
+    /// `--fps`.
     @Option(name: .customLong("fps"), help: ArgumentHelp("Frames per second, up to 240.", valueName: "n"))
     public var rate = Number(30)
 
+    /// `--size`: points, for files and a new window.
     @Option(help: ArgumentHelp("The size in points of files and of a new window (a terminal is filled). Each side 16…4096.",
                                valueName: "WxH"))
     public var size: PointSize = Defaults.size
 
+    /// `--scale`.
     @Option(name: .customLong("scale"), help: ArgumentHelp("Pixels per point in files, up to 8 (a window uses its display's, a terminal its cells).",
                                                           valueName: "n"))
     public var pixelsPerPoint = Number(2)
@@ -88,18 +105,24 @@ public struct OutputOptions<Defaults: ExampleDefaults>: ParsableArguments {
     /// Pixels per point in files.
     public var scale: Double { pixelsPerPoint.value }
 
+    /// The defaults (argument-parser fills in what the command line says).
     public init() {}
 
     /// Where the frames go.
     public enum Destination: Equatable, Sendable {
         /// A window, the terminal or a PNG, whichever can be shown.
         case live
+        /// Live in the terminal.
         case terminal
+        /// One PNG at this path.
         case png(String)
+        /// Numbered PNGs in this folder.
         case frames(String)
+        /// A video at this path.
         case video(String)
     }
 
+    /// Where the options send the frames.
     public var destination: Destination {
         if let png { return .png(png) }
         if let frames { return .frames(frames) }
@@ -115,6 +138,7 @@ public struct OutputOptions<Defaults: ExampleDefaults>: ParsableArguments {
         }
     }
 
+    /// Refuses what cannot work, with a message that says why (the command exits 2).
     public mutating func validate() throws {
         let chosen = [png.map { _ in "--output" }, frames.map { _ in "--frames" }, video.map { _ in "--video" },
                       terminal ? "--terminal" : nil].compactMap { $0 }

@@ -17,27 +17,34 @@ public struct TimeOfDay: ExpressibleByArgument, Equatable, Sendable {
 
 /// A time zone named by its identifier on the command line ("Europe/Berlin", "UTC").
 public struct ZoneArgument: ExpressibleByArgument, Sendable {
+    /// The zone.
     public var zone: TimeZone
 
+    /// Parses an identifier TimeZone knows.
     public init?(argument: String) {
         guard let zone = TimeZone(identifier: argument) else { return nil }
         self.zone = zone
     }
 
+    /// Wraps `zone`.
     public init(_ zone: TimeZone) { self.zone = zone }
 
+    /// How help shows the default: "the system's, Europe/Berlin".
     public var defaultValueDescription: String { "the system's, \(zone.identifier)" }
 }
 
 /// The time a clock shows: now, or a fixed time of day for reproducible output.
 public struct ClockTimeOptions: ParsableArguments {
+    /// `--time`; nil: now.
     @Option(help: ArgumentHelp("Start at this time of day (24-hour) instead of now, for reproducible output.",
                                valueName: "HH:MM:SS"))
     public var time: TimeOfDay?
 
+    /// `--timezone`.
     @Option(help: ArgumentHelp("The time zone of the current time.", valueName: "zone"))
     public var timezone = ZoneArgument(.current)
 
+    /// The defaults (argument-parser fills in what the command line says).
     public init() {}
 
     /// Seconds since local midnight at which the clock starts.

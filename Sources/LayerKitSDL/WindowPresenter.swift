@@ -241,6 +241,7 @@ public final class WindowPresenter: InteractivePresenter {
 public enum WindowError: Error, Equatable, CustomStringConvertible {
     /// No display could be opened, or only one that shows nothing; the reason in words.
     case noDisplay(String)
+    /// The size asked for is not 1…16384 points on each side.
     case invalidSize(width: Int, height: Int)
 
     /// The cause alone, for a one-line message that goes on to say what happens instead.
