@@ -164,11 +164,13 @@ import Testing
 
     @Test func framesAndVideoWrite() throws {
         let folder = Self.scratch.appendingPathComponent("frames-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = try ExampleProcess.run("Clock", ["--frames", folder, "--duration", "0.5", "--fps", "4", "--scale", "1", "--size", "64x64"])
         #expect(result.status == 0 && result.output == "wrote 2 frames to \(folder)\n", "\(result.errors)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["frame-0001.png", "frame-0002.png"])
         guard VideoPresenter.find("ffmpeg") != nil else { return }
         let video = Self.scratch.appendingPathComponent("\(UUID().uuidString).gif").path
+        defer { try? FileManager.default.removeItem(atPath: video) }
         let encoded = try ExampleProcess.run("FlipClock", ["--video", video, "--size", "64x32", "--scale", "1", "--duration", "0.4", "--fps", "5"])
         #expect(encoded.status == 0 && encoded.output == "wrote \(video) (2 frames)\n", "\(encoded.errors)")
         #expect(FileManager.default.fileExists(atPath: video))
@@ -189,6 +191,7 @@ import Testing
 
     @Test func theCountdownsEndScreenStaysForTheStatedTime() throws {
         let folder = Self.scratch.appendingPathComponent("end-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         // Two seconds, then "Time is over" for three, at four frames a second; --duration allows more.
         let result = try ExampleProcess.run("Countdown", ["2", "--end-screen", "3", "--frames", folder, "--fps", "4",
                                                           "--duration", "20", "--size", "150x180", "--scale", "1"])
@@ -200,6 +203,7 @@ import Testing
         #expect(screens == Array(repeating: "face", count: 8) + Array(repeating: "over", count: 13), "\(screens)")
         // --hold: it stays until --duration ends the run.
         let held = Self.scratch.appendingPathComponent("held-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: held) }
         let holding = try ExampleProcess.run("Countdown", ["1", "--hold", "--frames", held, "--fps", "2", "--duration", "6",
                                                            "--size", "150x180", "--scale", "1"])
         #expect(holding.status == 0 && holding.output == "wrote 12 frames to \(held)\n", "\(holding.output)")
