@@ -137,6 +137,18 @@ final class CountdownApp: ExampleApp {
 
     func isFinished(at t: TimeInterval) -> Bool { timer.isFinished(at: t) }
 
+    /// The next whole second of the time left, or when the result page has stayed long enough;
+    /// nothing while paused.
+    func nextUpdate(after t: TimeInterval) -> TimeInterval? {
+        guard !timer.isPaused else { return nil }
+        guard timer.isOver(at: t) else {
+            let left = timer.remaining(at: t)
+            return t + left - (left.rounded(.up) - 1)
+        }
+        guard let zero = timer.zeroTime(), let endScreen = timer.endScreen else { return nil }
+        return zero + endScreen > t ? zero + endScreen : nil
+    }
+
     func takeBell() -> Bool {
         defer { bell = false }
         return bell

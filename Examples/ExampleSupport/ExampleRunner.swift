@@ -16,12 +16,17 @@ public protocol ExampleApp: AnyObject {
     func isFinished(at elapsed: TimeInterval) -> Bool
     /// Whether the terminal bell should ring now; true once per ring.
     func takeBell() -> Bool
+    /// When, after `elapsed`, the app next changes its scene by itself rather than through a
+    /// running animation (a clock's next second); nil when nothing is due. A live run sleeps
+    /// until then when nothing animates.
+    func nextUpdate(after elapsed: TimeInterval) -> TimeInterval?
 }
 
 extension ExampleApp {
     public func handle(key: Character, at elapsed: TimeInterval) {}
     public func isFinished(at elapsed: TimeInterval) -> Bool { false }
     public func takeBell() -> Bool { false }
+    public func nextUpdate(after elapsed: TimeInterval) -> TimeInterval? { nil }
 }
 
 extension ParsableCommand {
@@ -144,9 +149,10 @@ public enum ExampleRunner {
         layOut()
         var quit = false, signal: Int32?
         var lastTime: TimeInterval = 0
+        var requested: TimeInterval?
         let terminal = presenter as? TerminalPresenter
-        try FrameLoop(layer: container, renderer: renderer, presenter: presenter)
-            .run(try DisplayLink(fps: options.fps), duration: options.duration ?? .infinity, update: { frame in
+        let loop = FrameLoop(layer: container, renderer: renderer, presenter: presenter)
+        try loop.run(try DisplayLink(fps: options.fps), duration: options.duration ?? .infinity, update: { frame in
                 lastTime = frame.time
                 var resized = false
                 for event in presenter.takeEvents() {
@@ -158,6 +164,11 @@ public enum ExampleRunner {
                 }
                 if resized { layOut() }
                 app.update(elapsed: frame.time)
+                // Woken for the app's own next change, not only for animations and events.
+                if let next = app.nextUpdate(after: frame.time), next != requested {
+                    requested = next
+                    loop.requestUpdate(at: next)
+                }
                 if app.takeBell() {
                     if let terminal {
                         try? terminal.bell()

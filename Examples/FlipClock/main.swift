@@ -50,6 +50,12 @@ final class FlipClockApp: ExampleApp {
     }
 
     func update(elapsed: TimeInterval) { scene?.update(elapsed: elapsed) }
+
+    /// The next whole second of the time shown.
+    func nextUpdate(after elapsed: TimeInterval) -> TimeInterval? {
+        let now = startTime + elapsed
+        return elapsed + (now.rounded(.down) + 1 - now)
+    }
 }
 
 let command = FlipClock.parseOrExit2()
