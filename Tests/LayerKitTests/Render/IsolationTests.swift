@@ -76,6 +76,12 @@ import Testing
             .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         var arguments = ["swiftc", "-emit-sil", "-o", "/dev/null", "-swift-version", "6", "-I", modules.path]
         for module in cModules { arguments += ["-I", sources.appendingPathComponent(module).path] }
+        // C targets built from sources (CTerminal) have module maps that SwiftPM generates in
+        // their build folders; pass those as SwiftPM does.
+        for folder in try FileManager.default.contentsOfDirectory(atPath: products.path) where folder.hasSuffix(".build") {
+            let map = products.appendingPathComponent(folder).appendingPathComponent("module.modulemap")
+            if FileManager.default.fileExists(atPath: map.path) { arguments += ["-Xcc", "-fmodule-map-file=" + map.path] }
+        }
         for include in includes { arguments += ["-Xcc", include] }
         arguments.append(file.path)
         return try run("/usr/bin/env", arguments)
