@@ -1,0 +1,128 @@
+/*
+ * CKernels: LayerKit's SIMD sampling kernels.
+ *
+ * Premultiplied a8r8g8b8 (native 32-bit words, alpha in the top byte) composites of a source
+ * through an affine or projective map, where pixman's general paths are slow:
+ *
+ * - affine maps, bilinear or nearest: pixel for pixel what pixman 0.42 draws for the same
+ *   16.16 fixed-point matrix (its stepping, its 7-bit interpolation weights, its rounding of
+ *   the opacity and OVER arithmetic; repeat NONE, so transparent outside the source);
+ * - projective maps (double precision, every pixel mapped from its own centre; transparent
+ *   where w <= epsilon): bilinear with 8-bit weights, within one level of the exact sample;
+ * - a8r8g8b8 sources with OVER or SRC and a constant opacity (pixman's 8-bit solid mask), or
+ *   A8 coverage times a solid premultiplied color, OVER.
+ *
+ * Each composite writes only the pixels of its boxes and reads only pixels inside the source.
+ * Every row is walked over its exact span: the pixels whose samples can be non-zero, solved
+ * from the map (SRC clears the rest of the box).
+ *
+ * Code is chosen once at run time from a dispatch table per instruction set (scalar; SSE2 and
+ * AVX2 on x86-64), all bit for bit identical. LAYERKIT_KERNELS=scalar|sse2|avx2 in the
+ * environment forces one (read at first use); lk_kernels_set_variant does it from code.
+ */
+#ifndef LAYERKIT_CKERNELS_H
+#define LAYERKIT_CKERNELS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An instruction set's kernels. AUTO means the process's choice (the best available, or what
+ * LAYERKIT_KERNELS asks for). */
+typedef enum lk_variant {
+    LK_VARIANT_AUTO = 0,
+    LK_VARIANT_SCALAR = 1,
+    LK_VARIANT_SSE2 = 2,
+    LK_VARIANT_AVX2 = 3,
+} lk_variant;
+
+typedef enum lk_operator {
+    LK_OP_OVER = 0,
+    LK_OP_SRC = 1,
+} lk_operator;
+
+typedef enum lk_filter {
+    LK_FILTER_NEAREST = 0,
+    LK_FILTER_BILINEAR = 1,
+} lk_filter;
+
+typedef enum lk_format {
+    /* Premultiplied a8r8g8b8 words. */
+    LK_FORMAT_ARGB32 = 0,
+    /* 8-bit coverage, multiplied by the job's color (OVER only). */
+    LK_FORMAT_A8 = 1,
+} lk_format;
+
+/* Destination pixels x1 <= x < x2, y1 <= y < y2 (pixman_box32_t's layout). */
+typedef struct lk_box {
+    int32_t x1, y1, x2, y2;
+} lk_box;
+
+typedef struct lk_job {
+    /* Destination pixel (origin_x, origin_y): coordinates (boxes, and where the map is applied)
+     * are the destination's, whatever part of it `dst` holds (a scratch row, say). */
+    uint32_t *dst;
+    int32_t origin_x, origin_y;
+    int32_t dst_width, dst_height;
+    /* Bytes from one destination row to the next (a multiple of 4). */
+    int32_t dst_stride;
+
+    const void *src;
+    int32_t src_width, src_height;
+    /* Bytes from one source row to the next. */
+    int32_t src_stride;
+    lk_format format;
+
+    lk_operator op;
+    lk_filter filter;
+    /* Multiplies the source as pixman's 8-bit solid mask would (255: no mask). */
+    uint8_t opacity;
+    /* For LK_FORMAT_A8: the premultiplied color the coverage multiplies (before opacity). */
+    uint32_t color;
+
+    /* The pixels that may change; boxes are cut to the destination's pixels in `dst`. */
+    const lk_box *boxes;
+    int32_t box_count;
+
+    lk_variant variant;
+} lk_job;
+
+/* Status of a composite. */
+typedef enum lk_status {
+    LK_OK = 0,
+    /* A field is out of range (size, stride, format or operator); nothing was drawn. */
+    LK_INVALID = 1,
+} lk_status;
+
+/* Composites through pixman's 16.16 fixed-point affine source transform (destination pixel
+ * centres to source coordinates, column-vector convention): matrix = { m[0][0], m[0][1],
+ * m[0][2], m[1][0], m[1][1], m[1][2] }, the last row being (0, 0, 1). */
+lk_status lk_composite_affine(const lk_job *job, const int32_t matrix[6]);
+
+/* Composites through a projective map from destination to source in the row-vector
+ * convention: (X, Y, W) = (x, y, 1) * M with M = { m11, m12, m13, m21, m22, m23, m31, m32, m33 }
+ * and source point (X / W, Y / W). Pixels whose W <= epsilon (on or behind the eye) are
+ * transparent. Bilinear weights are rounded to 8 bits. */
+lk_status lk_composite_projective(const lk_job *job, const double matrix[9], double epsilon);
+
+/* A premultiplied color times an 8-bit opacity, rounded as pixman multiplies by a mask: the
+ * solid color an A8 composite's coverage multiplies. */
+uint32_t lk_color_times_opacity(uint32_t color, uint8_t opacity);
+
+/* The variant AUTO stands for in this process. */
+lk_variant lk_kernels_variant(void);
+
+/* Whether this CPU (and build) can run a variant. */
+int lk_kernels_variant_is_available(lk_variant variant);
+
+/* Makes `variant` what AUTO stands for (AUTO: the best available again). Returns 0, changing
+ * nothing, when the variant is not available. */
+int lk_kernels_set_variant(lk_variant variant);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

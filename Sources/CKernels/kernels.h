@@ -1,0 +1,228 @@
+/*
+ * What the kernels share: the prepared job, a row's starting coordinates, the dispatch table's
+ * shape, and the scalar pixel arithmetic every variant must reproduce bit for bit.
+ */
+#ifndef LAYERKIT_KERNELS_PRIVATE_H
+#define LAYERKIT_KERNELS_PRIVATE_H
+
+#include "CKernels.h"
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exact IEEE arithmetic in the projective kernels: the sampler must not change its results with
+ * the compiler's mood (a fused multiply-add rounds once where the reference rounds twice). */
+#pragma STDC FP_CONTRACT OFF
+
+#if defined(__x86_64__)
+#define LK_X86 1
+#else
+#define LK_X86 0
+#endif
+
+#define LK_INLINE static inline __attribute__((always_inline))
+
+/* The widest variant's pixels per step. */
+#define LK_MAX_LANES 8
+
+/* A job after validation: what every row function reads. */
+typedef struct lk_context {
+    const uint8_t *src;
+    int32_t src_width, src_height;
+    ptrdiff_t src_stride;
+    lk_operator op;
+    uint8_t opacity;
+    /* A8 jobs: the color times the opacity (so their rows ignore `opacity`). */
+    uint32_t color;
+    /* Projective jobs: the map and the eye's epsilon. */
+    double m[9];
+    double epsilon;
+    /* Affine jobs: lane i's step from a run's first pixel when n lanes are left, min(i, n − 1)
+     * times the per-pixel step (a short run's spare lanes repeat its last pixel, so that every
+     * lane reads inside the source), at [n − 1][i]. */
+    int32_t lane_dx[LK_MAX_LANES][LK_MAX_LANES] __attribute__((aligned(32)));
+    int32_t lane_dy[LK_MAX_LANES][LK_MAX_LANES] __attribute__((aligned(32)));
+} lk_context;
+
+/* Where a run of pixels starts: for affine maps the 16.16 source coordinates of its first pixel
+ * and their step from pixel to pixel (exactly pixman's); for projective maps the first pixel
+ * centre's x and the row's terms of (X, Y, W). */
+typedef struct lk_row {
+    const lk_context *context;
+    int32_t fx, fy, dfx, dfy;
+    double px, row_x, row_y, row_w;
+} lk_row;
+
+/* Composites `count` pixels of one row starting at `dst`. */
+typedef void (*lk_row_fn)(const lk_row *row, uint32_t *dst, int32_t count);
+
+typedef enum lk_map { LK_MAP_AFFINE = 0, LK_MAP_PROJECTIVE = 1 } lk_map;
+
+/* One entry of a variant's table, as pixman's fast paths: what it handles and its row functions.
+ * `inner` may assume every texel it reads is inside the source (affine bilinear: the pixel's
+ * 2x2 neighbourhood is; nearest: its texel is, which the span guarantees); `edge` checks. */
+typedef struct lk_kernel_entry {
+    lk_format format;
+    lk_map map;
+    lk_filter filter;
+    lk_row_fn inner;
+    lk_row_fn edge;
+} lk_kernel_entry;
+
+typedef struct lk_kernel_table {
+    const lk_kernel_entry *entries;
+    int count;
+    /* Pixels per step of its row functions. */
+    int lanes;
+    /* Where entries missing here are found (pixman's delegate chain); NULL at the end. */
+    const struct lk_kernel_table *fallback;
+} lk_kernel_table;
+
+extern const lk_kernel_table lk_scalar_table;
+#if LK_X86
+extern const lk_kernel_table lk_sse2_table;
+extern const lk_kernel_table lk_avx2_table;
+#endif
+
+/* The table AUTO or a forced variant stands for. */
+const lk_kernel_table *lk_table(lk_variant variant);
+
+/* ---- Pixel arithmetic (pixman's, in its scalar form) ---- */
+
+/* x · a / 255 per channel, rounded (pixman's UN8x4_MUL_UN8). */
+LK_INLINE uint32_t lk_mul_un8x4(uint32_t x, uint32_t a) {
+    uint32_t rb = (x & 0xff00ff) * a + 0x800080;
+    rb = ((rb + ((rb >> 8) & 0xff00ff)) >> 8) & 0xff00ff;
+    uint32_t ag = ((x >> 8) & 0xff00ff) * a + 0x800080;
+    ag = (ag + ((ag >> 8) & 0xff00ff)) & 0xff00ff00;
+    return rb | ag;
+}
+
+/* Per-channel sum, saturating (pixman's UN8x4_ADD_UN8x4). */
+LK_INLINE uint32_t lk_add_un8x4(uint32_t x, uint32_t y) {
+    uint32_t rb = (x & 0xff00ff) + (y & 0xff00ff);
+    rb |= 0x1000100 - ((rb >> 8) & 0xff00ff);
+    rb &= 0xff00ff;
+    uint32_t ag = ((x >> 8) & 0xff00ff) + ((y >> 8) & 0xff00ff);
+    ag |= 0x1000100 - ((ag >> 8) & 0xff00ff);
+    ag &= 0xff00ff;
+    return rb | ag << 8;
+}
+
+/* Source over destination. */
+LK_INLINE uint32_t lk_over(uint32_t s, uint32_t d) {
+    return lk_add_un8x4(s, lk_mul_un8x4(d, 255 - (s >> 24)));
+}
+
+/* Stores one sampled pixel as the operator and opacity say. */
+LK_INLINE void lk_store(uint32_t *dst, uint32_t s, lk_operator op, uint32_t opacity) {
+    if (opacity != 255) s = lk_mul_un8x4(s, opacity);
+    *dst = op == LK_OP_OVER ? lk_over(s, *dst) : s;
+}
+
+/* pixman's bilinear interpolation with 7-bit weights (BILINEAR_INTERPOLATION_BITS = 7):
+ * per channel Σ texel · wx · wy over the four texels, weights summing to 128 each way,
+ * truncated (pixman scales the weights to 8 bits and shifts by 16: the same number). */
+LK_INLINE uint32_t lk_bilinear7(uint32_t tl, uint32_t tr, uint32_t bl, uint32_t br, int32_t dx, int32_t dy) {
+    uint32_t result = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t top = ((tl >> shift) & 255) * (uint32_t)(128 - dx) + ((tr >> shift) & 255) * (uint32_t)dx;
+        uint32_t bottom = ((bl >> shift) & 255) * (uint32_t)(128 - dx) + ((br >> shift) & 255) * (uint32_t)dx;
+        result |= ((top * (uint32_t)(128 - dy) + bottom * (uint32_t)dy) >> 14) << shift;
+    }
+    return result;
+}
+
+/* Bilinear interpolation with 8-bit weights (0…256), rounded: LayerKit's perspective sampler. */
+LK_INLINE uint32_t lk_bilinear8(uint32_t tl, uint32_t tr, uint32_t bl, uint32_t br, uint32_t wx, uint32_t wy) {
+    uint32_t w00 = (256 - wx) * (256 - wy), w10 = wx * (256 - wy), w01 = (256 - wx) * wy, w11 = wx * wy;
+    uint32_t result = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t sum = ((tl >> shift) & 255) * w00 + ((tr >> shift) & 255) * w10 + ((bl >> shift) & 255) * w01 +
+                       ((br >> shift) & 255) * w11 + 0x8000;
+        result |= (sum >> 16) << shift;
+    }
+    return result;
+}
+
+/* The source texel at (x, y), transparent outside. */
+LK_INLINE uint32_t lk_texel(const lk_context *c, int32_t x, int32_t y) {
+    if (x < 0 || y < 0 || x >= c->src_width || y >= c->src_height) return 0;
+    const uint8_t *row = c->src + (ptrdiff_t)y * c->src_stride;
+    return ((const uint32_t *)row)[x];
+}
+
+/* An A8 texel as pixman widens it: coverage in the alpha byte. */
+LK_INLINE uint32_t lk_texel_a8(const lk_context *c, int32_t x, int32_t y) {
+    if (x < 0 || y < 0 || x >= c->src_width || y >= c->src_height) return 0;
+    return (uint32_t)c->src[(ptrdiff_t)y * c->src_stride + x] << 24;
+}
+
+/* Double helpers without libm: the arguments are clamped to a few thousand by the callers. */
+LK_INLINE double lk_floor(double v) {
+    double t = (double)(int64_t)v;
+    return t > v ? t - 1 : t;
+}
+
+/* Rounded to nearest, halves away from zero (Swift's `rounded()`), for v >= 0. */
+LK_INLINE uint32_t lk_round_weight(double v) {
+    double t = (double)(int64_t)v;
+    return (uint32_t)t + (v - t >= 0.5 ? 1u : 0u);
+}
+
+/* ---- Samples (the scalar definitions every variant reproduces) ---- */
+
+/* pixman's bilinear sample at 16.16 source coordinates (fx, fy) of a pixel centre. */
+LK_INLINE uint32_t lk_affine_bilinear(const lk_context *c, int64_t fx, int64_t fy, int a8) {
+    int32_t x = (int32_t)(fx - 0x8000), y = (int32_t)(fy - 0x8000);
+    int32_t dx = (x >> 9) & 0x7f, dy = (y >> 9) & 0x7f;
+    int32_t x0 = x >> 16, y0 = y >> 16;
+    if (a8)
+        return lk_bilinear7(lk_texel_a8(c, x0, y0), lk_texel_a8(c, x0 + 1, y0), lk_texel_a8(c, x0, y0 + 1),
+                            lk_texel_a8(c, x0 + 1, y0 + 1), dx, dy);
+    return lk_bilinear7(lk_texel(c, x0, y0), lk_texel(c, x0 + 1, y0), lk_texel(c, x0, y0 + 1),
+                        lk_texel(c, x0 + 1, y0 + 1), dx, dy);
+}
+
+/* pixman's nearest sample: the texel holding (fx − ε, fy − ε), so that a centre exactly on a
+ * texel edge takes the texel before it. */
+LK_INLINE uint32_t lk_affine_nearest(const lk_context *c, int64_t fx, int64_t fy, int a8) {
+    int32_t x0 = (int32_t)(fx - 1) >> 16, y0 = (int32_t)(fy - 1) >> 16;
+    return a8 ? lk_texel_a8(c, x0, y0) : lk_texel(c, x0, y0);
+}
+
+/* The perspective sample at pixel centre `px` of a row: the centre mapped in double precision,
+ * then the four texels around (sx − ½, sy − ½) with weights rounded to 8 bits; transparent
+ * outside the source and where w <= epsilon. */
+LK_INLINE uint32_t lk_projective_bilinear(const lk_context *c, const lk_row *r, double px, int a8) {
+    double w = px * c->m[2] + r->row_w;
+    if (!(w > c->epsilon)) return 0;
+    double sx = (px * c->m[0] + r->row_x) / w, sy = (px * c->m[1] + r->row_y) / w;
+    double u = sx - 0.5, v = sy - 0.5;
+    if (!(u > -1 && v > -1 && u < c->src_width && v < c->src_height)) return 0;
+    double fu = lk_floor(u), fv = lk_floor(v);
+    int32_t x0 = (int32_t)fu, y0 = (int32_t)fv;
+    uint32_t wx = lk_round_weight((u - fu) * 256), wy = lk_round_weight((v - fv) * 256);
+    if (a8)
+        return lk_bilinear8(lk_texel_a8(c, x0, y0), lk_texel_a8(c, x0 + 1, y0), lk_texel_a8(c, x0, y0 + 1),
+                            lk_texel_a8(c, x0 + 1, y0 + 1), wx, wy);
+    return lk_bilinear8(lk_texel(c, x0, y0), lk_texel(c, x0 + 1, y0), lk_texel(c, x0, y0 + 1),
+                        lk_texel(c, x0 + 1, y0 + 1), wx, wy);
+}
+
+/* The perspective nearest sample: the texel holding the mapped centre. */
+LK_INLINE uint32_t lk_projective_nearest(const lk_context *c, const lk_row *r, double px, int a8) {
+    double w = px * c->m[2] + r->row_w;
+    if (!(w > c->epsilon)) return 0;
+    double sx = (px * c->m[0] + r->row_x) / w, sy = (px * c->m[1] + r->row_y) / w;
+    if (!(sx >= 0 && sy >= 0 && sx < c->src_width && sy < c->src_height)) return 0;
+    int32_t x0 = (int32_t)sx, y0 = (int32_t)sy;
+    return a8 ? lk_texel_a8(c, x0, y0) : lk_texel(c, x0, y0);
+}
+
+/* Stores an A8 sample: the color times the coverage, over the destination. */
+LK_INLINE void lk_store_a8(uint32_t *dst, uint32_t coverage, uint32_t color) {
+    uint32_t m = coverage >> 24;
+    if (m) *dst = lk_over(lk_mul_un8x4(color, m), *dst);
+}
+
+#endif
