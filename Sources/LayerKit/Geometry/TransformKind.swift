@@ -47,3 +47,19 @@ public enum TransformKind: Hashable, Sendable {
         return false
     }
 }
+
+extension Homography {
+    /// Off-axis terms smaller than this (relative to the scale) are rounding residue: a quarter
+    /// turn's cosine comes out as 6e-17, not 0.
+    static let axisTolerance: CGFloat = 1e-12
+
+    /// Whether an affine map only scales along the axes (and translates), keeping the x axis's
+    /// direction: the one affine kind pixman draws faster than LayerKit's kernels (its SSE2
+    /// scaled paths step along rows at about 2 ns a pixel; a mirrored x falls back to its
+    /// general fetcher, several times slower). A refinement of `TransformKind.affine` used only by
+    /// `CompositePath`.
+    var isForwardAxisScale: Bool {
+        let size = max(abs(m11), abs(m22))
+        return m11 > 0 && abs(m12) <= Self.axisTolerance * size && abs(m21) <= Self.axisTolerance * size
+    }
+}

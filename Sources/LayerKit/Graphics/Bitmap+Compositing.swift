@@ -38,63 +38,93 @@ extension Bitmap {
     /// Composites `source` through a transform that maps its pixel coordinates to this
     /// bitmap's: a translation, any affine map, or a perspective homography.
     ///
-    /// The cheapest exact pixman path is chosen from `transform.kind`: whole-pixel offsets copy
-    /// without filtering, other maps sample with `filter`. Under perspective only the part of
-    /// the source in front of the eye (w > 0) is drawn, even when the source plane crosses it.
+    /// The path is chosen from `transform.kind` (see `CompositePath`): whole-pixel offsets copy
+    /// without filtering; other maps sample with `filter`, turned and scaled ones through
+    /// LayerKit's kernels with exactly pixman's pixels. Under perspective only the part of the
+    /// source in front of the eye (w > 0) is drawn, even when the source plane crosses it.
     ///
     /// - Throws: `BitmapError.transformNotInvertible` for a singular or non-finite transform
     ///   (an edge-on plane), `.transformOutOfRange` when pixman's fixed point cannot hold it.
     public func composite(_ source: Bitmap, operator op: CompositeOperator = .over,
                           transform: Homography = .identity, filter: ImageFilter = .bilinear,
                           clip: Region? = nil, opacity: Double = 1) throws(BitmapError) {
-        switch transform.kind {
-        case .degenerate:
+        let kind = transform.kind
+        switch CompositePath(transform, kind: kind, operator: op, engine: Self.compositeEngine) {
+        case .none:
             throw .transformNotInvertible(transform)
-        case let .integerTranslation(x, y):
+        case let .pixmanCopy(x, y):
             composite(source, atX: x, y: y, operator: op, clip: clip, opacity: opacity)
-        case .affine, .projective:
-            try compositeTransformed(source, op, transform, filter, clip, opacity)
+        case .pixman:
+            guard let (inverse, area) = try transformedArea(source.bounds, kind, transform, filter, op, clip, opacity)
+            else { return }
+            let sourceImage = source.makeSourceImage()
+            defer { pixman_image_unref(sourceImage) }
+            try Self.setTransform(inverse, filter, of: sourceImage, for: transform)
+            let mask = Self.opacityMask(opacity)
+            defer { if let mask { pixman_image_unref(mask) } }
+            compositeOnce(op.pixmanOperator, sourceImage, mask, over: area, sourceOffset: (0, 0))
+        case let .kernel(variant):
+            guard let (inverse, area) = try transformedArea(source.bounds, kind, transform, filter, op, clip, opacity)
+            else { return }
+            let map = try Self.kernelMap(inverse, kind, transform)
+            withExtendedLifetime(source) {
+                Kernels.composite(Kernels.Source(source), into: Kernels.Target(self), map: map, filter: filter,
+                                  operator: op, opacity: Self.opacity8(opacity), area: area, variant: variant)
+            }
+        case let .kernelSamples(variant):
+            guard let (inverse, area) = try transformedArea(source.bounds, kind, transform, filter, op, clip, opacity)
+            else { return }
+            compositeSampled(source, op, map: try Self.kernelMap(inverse, kind, transform), filter: filter, area: area,
+                             opacity: opacity, variant: variant)
         }
     }
 
-    private func compositeTransformed(_ source: Bitmap, _ op: CompositeOperator, _ transform: Homography,
-                                      _ filter: ImageFilter, _ clip: Region?, _ opacity: Double) throws(BitmapError) {
+    /// The inverse of a transformed composite's map and the pixels it may change (the projected
+    /// source, cut by the clip and the bitmap); nil when there is nothing to draw.
+    func transformedArea(_ sourceRect: PixelRect, _ kind: TransformKind, _ transform: Homography, _ filter: ImageFilter,
+                         _ op: CompositeOperator, _ clip: Region?, _ opacity: Double) throws(BitmapError)
+        -> (Homography, Region)? {
         guard let inverse = transform.inverted() else { throw .transformNotInvertible(transform) }
-        let sourceRect = source.bounds.cgRect
         // A filter reaches half a source pixel past the edge pixels' centres, which under
         // magnification is more than the projected edge: take that margin into the area.
-        let reach = filter == .bilinear ? sourceRect.insetBy(dx: -0.5, dy: -0.5) : sourceRect
+        let reach = filter == .bilinear ? sourceRect.cgRect.insetBy(dx: -0.5, dy: -0.5) : sourceRect.cgRect
         let polygon = transform.projectedPolygon(of: reach)
-        guard let projected = CGRect(boundingPoints: polygon) else { return }
-        guard let area = compositeArea(op, sourceExtent: PixelRect(covering: projected), clip: clip, opacity: opacity)
-        else { return }
-        if transform.kind == .projective {
-            compositeProjective(source, op, inverse: inverse, filter: filter, area: area, opacity: opacity)
-            return
-        }
+        guard let projected = CGRect(boundingPoints: polygon),
+              let area = compositeArea(op, sourceExtent: PixelRect(covering: projected), clip: clip, opacity: opacity)
+        else { return nil }
+        return (inverse, area)
+    }
+
+    /// A kernel's map for a composite's inverse: pixman's own fixed-point transform for affine
+    /// maps (so that pixels match pixman's), the double-precision homography for perspective.
+    static func kernelMap(_ inverse: Homography, _ kind: TransformKind, _ transform: Homography) throws(BitmapError)
+        -> Kernels.Map {
+        if kind == .projective { return .projective(inverse, epsilon: Homography.defaultEpsilon) }
+        var fixed = pixman_transform()
         // Only now that the source is known to overlap the bitmap: far-away placements are
         // nothing to draw, not an error.
-        var pixmanTransform = pixman_transform()
-        guard Self.pixmanTransform(inverse, into: &pixmanTransform) else {
-            throw .transformOutOfRange(transform)
-        }
-        let sourceImage = source.makeSourceImage()
-        defer { pixman_image_unref(sourceImage) }
-        _ = pixman_image_set_transform(sourceImage, &pixmanTransform)
-        _ = pixman_image_set_filter(sourceImage, filter.pixmanFilter, nil, 0)
-        let mask = Self.opacityMask(opacity)
-        defer { if let mask { pixman_image_unref(mask) } }
-        compositeOnce(op.pixmanOperator, sourceImage, mask, over: area, sourceOffset: (0, 0))
+        guard pixmanTransform(inverse, into: &fixed) else { throw .transformOutOfRange(transform) }
+        return .affine(fixed)
+    }
+
+    /// Gives a pixman source or mask image the fixed-point transform and filter of an affine map.
+    static func setTransform(_ inverse: Homography, _ filter: ImageFilter, of image: OpaquePointer,
+                             for transform: Homography) throws(BitmapError) {
+        var fixed = pixman_transform()
+        guard pixmanTransform(inverse, into: &fixed) else { throw .transformOutOfRange(transform) }
+        _ = pixman_image_set_transform(image, &fixed)
+        _ = pixman_image_set_filter(image, filter.pixmanFilter, nil, 0)
     }
 
     /// One pixman composite over every rectangle of `area`: the area is set as the target's
     /// clip for the call, so pixman picks its fast path once and walks the rectangles itself
     /// (a call per rectangle costs more than the pixels of a thin band).
-    private func compositeOnce(_ op: pixman_op_t, _ source: OpaquePointer, _ mask: OpaquePointer?, over area: Region,
-                               sourceOffset: (x: Int, y: Int)) {
+    func compositeOnce(_ op: pixman_op_t, _ source: OpaquePointer, _ mask: OpaquePointer?, over area: Region,
+                       sourceOffset: (x: Int, y: Int), maskOffset: (x: Int, y: Int) = (0, 0)) {
         let box = area.extents
         area.withPixmanRegion { _ = pixman_image_set_clip_region32(image, $0) }
-        pixman_image_composite32(op, source, mask, image, Int32(box.x + sourceOffset.x), Int32(box.y + sourceOffset.y), 0, 0,
+        pixman_image_composite32(op, source, mask, image, Int32(box.x + sourceOffset.x), Int32(box.y + sourceOffset.y),
+                                 Int32(box.x + maskOffset.x), Int32(box.y + maskOffset.y),
                                  Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
         _ = pixman_image_set_clip_region32(image, nil)
     }
@@ -102,26 +132,37 @@ extension Bitmap {
     /// The pixels a composite may change: the source's extent for operators that leave the
     /// destination alone where the source is clear, all of it otherwise; cut to the bitmap and
     /// the clip. Nil when there is nothing to do.
-    private func compositeArea(_ op: CompositeOperator, sourceExtent: PixelRect, clip: Region?, opacity: Double) -> Region? {
+    func compositeArea(_ op: CompositeOperator, sourceExtent: PixelRect, clip: Region?, opacity: Double) -> Region? {
         if op.isBoundedBySource, !(Color.unit(opacity) > 0) { return nil }
-        var area = Region(op.isBoundedBySource ? sourceExtent.intersection(bounds) : bounds)
-        if let clip { area.formIntersection(clip) }
+        let limit = op.isBoundedBySource ? sourceExtent.intersection(bounds) : bounds
+        guard let clip else { return limit.isEmpty ? nil : Region(limit) }
+        // A painter's clip usually lies within the source's extent already: no region to build.
+        let e = clip.extents
+        if e.minX >= limit.minX, e.minY >= limit.minY, e.maxX <= limit.maxX, e.maxY <= limit.maxY {
+            return clip.isEmpty ? nil : clip
+        }
+        let area = Region(limit).intersection(clip)
         return area.isEmpty ? nil : area
     }
 
     /// A solid mask carrying the opacity, or nil for full opacity. Quantized to 8 bits (exactly
     /// as pixman applies it to 8-bit pixels) so that results do not depend on the path taken.
     static func opacityMask(_ opacity: Double) -> OpaquePointer? {
-        let alpha8 = UInt32((Color.unit(opacity) * 255).rounded())
+        let alpha8 = UInt32(opacity8(opacity))
         guard alpha8 < 255 else { return nil }
         var color = pixmanColor(premultiplied: alpha8 << 24)
         return pixman_image_create_solid_fill(&color)
     }
 
+    /// An opacity as the 8-bit factor every path multiplies by.
+    static func opacity8(_ opacity: Double) -> UInt8 {
+        UInt8((Color.unit(opacity) * 255).rounded())
+    }
+
     /// Fills pixman's fixed-point source transform for an affine map, which maps destination
     /// to source in the column-vector convention: the transpose of our row-vector inverse, with
-    /// a last row of exactly (0, 0, 1) for pixman's affine fast paths. (Perspective maps are
-    /// sampled by `compositeProjective` instead.)
+    /// a last row of exactly (0, 0, 1) for pixman's affine fast paths. (Perspective maps go
+    /// through the kernels instead.)
     static func pixmanTransform(_ inverse: Homography, into result: inout pixman_transform) -> Bool {
         let w = inverse.m33
         let m = Homography(m11: inverse.m11 / w, m12: inverse.m12 / w, m13: 0, m21: inverse.m21 / w, m22: inverse.m22 / w,

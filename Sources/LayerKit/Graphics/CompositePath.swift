@@ -1,0 +1,45 @@
+/// How a composite through a homography reaches its pixels: chosen here, from the transform's
+/// kind, the operator and the engine, and nowhere else.
+///
+/// pixman copies whole-pixel offsets (unfiltered, far cheaper than any sampling), scales along
+/// the axes with its SSE2 scaled paths (about 2 ns a pixel) and does every operator; its general
+/// affine fetcher costs about 13 ns a pixel, which LayerKit's kernels (`Kernels`) beat several
+/// times over with the same pixels; and its projective fetcher is wrong for some maps, so
+/// perspective always goes through the kernels.
+enum CompositePath: Hashable {
+    /// Nothing can be drawn: a singular or non-finite map.
+    case none
+    /// pixman copies whole pixels to this offset.
+    case pixmanCopy(x: Int, y: Int)
+    /// pixman samples through its fixed-point affine transform (operators the kernels lack, or
+    /// pixman forced for comparison).
+    case pixman
+    /// The kernels sample and combine (over and source), in the given variant or the process's.
+    case kernel(KernelVariant?)
+    /// The kernels sample into scratch rows and pixman combines those with the operator:
+    /// perspective with an operator the kernels lack.
+    case kernelSamples(KernelVariant?)
+
+    /// The path for a composite through `transform`, whose kind the caller has found.
+    init(_ transform: Homography, kind: TransformKind, operator op: CompositeOperator, engine: CompositeEngine) {
+        let variant: KernelVariant?
+        switch engine {
+        case .automatic: variant = nil
+        case let .kernels(v): variant = v
+        case .pixman: variant = nil
+        }
+        let kernelsCombine = op == .over || op == .source
+        switch kind {
+        case .degenerate:
+            self = .none
+        case let .integerTranslation(x, y):
+            self = .pixmanCopy(x: x, y: y)
+        case .affine:
+            // Forced kernels take scales too, so that they can be compared with pixman's paths.
+            let pixmanIsFaster = engine == .automatic && transform.isForwardAxisScale
+            self = engine == .pixman || !kernelsCombine || pixmanIsFaster ? .pixman : .kernel(variant)
+        case .projective:
+            self = kernelsCombine ? .kernel(variant) : .kernelSamples(variant)
+        }
+    }
+}

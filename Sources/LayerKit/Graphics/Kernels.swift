@@ -1,0 +1,137 @@
+import CKernels
+import CPixman
+
+/// LayerKit's SIMD sampling kernels (the CKernels target); the only Swift code that calls them.
+///
+/// A kernel composites a source — a bitmap's premultiplied pixels, or a mask's coverage times a
+/// color — through an affine map, pixel for pixel as pixman 0.42 draws it from the same 16.16
+/// transform, or through a perspective map sampled in double precision; over or source, with an
+/// 8-bit opacity (pixman's solid mask), into the rectangles of a region, walking each row's
+/// exact span. Which composites come here is decided by `CompositePath`.
+enum Kernels {
+    /// How target pixels map to source pixels.
+    enum Map {
+        /// pixman's fixed-point affine source transform (see `Bitmap.pixmanTransform`).
+        case affine(pixman_transform)
+        /// A perspective map from target to source (row-vector convention); pixels whose w is
+        /// `epsilon` or less lie on or behind the eye and stay transparent.
+        case projective(Homography, epsilon: Double)
+    }
+
+    /// Pixels a kernel writes: part of a target whose top-left pixel is (`originX`, `originY`)
+    /// in the coordinates that the map and the area use.
+    struct Target {
+        let pixels: UnsafeMutablePointer<UInt32>
+        let originX: Int, originY: Int
+        let width: Int, height: Int
+        let bytesPerRow: Int
+
+        init(_ bitmap: Bitmap) {
+            self.init(pixels: bitmap.pixels, originX: 0, originY: 0, width: bitmap.width, height: bitmap.height,
+                      bytesPerRow: bitmap.bytesPerRow)
+        }
+
+        init(pixels: UnsafeMutablePointer<UInt32>, originX: Int, originY: Int, width: Int, height: Int, bytesPerRow: Int) {
+            self.pixels = pixels
+            self.originX = originX; self.originY = originY
+            self.width = width; self.height = height
+            self.bytesPerRow = bytesPerRow
+        }
+    }
+
+    /// What a kernel reads: premultiplied a8r8g8b8 pixels, or 8-bit coverage. It does not keep
+    /// its memory alive: callers hold the bitmap or mask for the composite's duration.
+    struct Source {
+        let pixels: UnsafeRawPointer
+        let width: Int, height: Int
+        let bytesPerRow: Int
+        let isCoverage: Bool
+
+        init(_ bitmap: Bitmap) {
+            self.init(pixels: UnsafeRawPointer(bitmap.pixels), width: bitmap.width, height: bitmap.height,
+                      bytesPerRow: bitmap.bytesPerRow, isCoverage: false)
+        }
+
+        init(pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, isCoverage: Bool) {
+            self.pixels = pixels
+            self.width = width; self.height = height
+            self.bytesPerRow = bytesPerRow
+            self.isCoverage = isCoverage
+        }
+    }
+
+    /// Composites `source` into `target` within `area`: pixels over or source (the only
+    /// operators here), or coverage times the premultiplied `color`, over.
+    static func composite(_ source: Source, color: UInt32 = 0, into target: Target, map: Map, filter: ImageFilter,
+                          operator op: CompositeOperator = .over, opacity: UInt8, area: Region, variant: KernelVariant?) {
+        precondition(op == .over || op == .source && !source.isCoverage,
+                     "the kernels combine pixels over or source, and coverage over; not \(op)")
+        var job = lk_job()
+        job.dst = target.pixels
+        job.origin_x = Int32(target.originX)
+        job.origin_y = Int32(target.originY)
+        job.dst_width = Int32(target.width)
+        job.dst_height = Int32(target.height)
+        job.dst_stride = Int32(target.bytesPerRow)
+        job.src = source.pixels
+        job.src_width = Int32(source.width)
+        job.src_height = Int32(source.height)
+        job.src_stride = Int32(source.bytesPerRow)
+        job.format = source.isCoverage ? LK_FORMAT_A8 : LK_FORMAT_ARGB32
+        job.op = op == .over ? LK_OP_OVER : LK_OP_SRC
+        job.filter = filter == .bilinear ? LK_FILTER_BILINEAR : LK_FILTER_NEAREST
+        job.opacity = opacity
+        job.color = color
+        job.variant = variant?.cVariant ?? LK_VARIANT_AUTO
+        area.withPixmanRegion { region in
+            var count: Int32 = 0
+            guard let boxes = pixman_region32_rectangles(region, &count), count > 0 else { return }
+            // pixman_box32_t and lk_box are both four int32_t: x1, y1, x2, y2.
+            boxes.withMemoryRebound(to: lk_box.self, capacity: Int(count)) { boxes in
+                job.boxes = UnsafePointer(boxes)
+                job.box_count = count
+                let status: lk_status
+                switch map {
+                case let .affine(t):
+                    let m = t.matrix
+                    let fixed: (Int32, Int32, Int32, Int32, Int32, Int32) = (m.0.0, m.0.1, m.0.2, m.1.0, m.1.1, m.1.2)
+                    status = withUnsafePointer(to: fixed) {
+                        $0.withMemoryRebound(to: Int32.self, capacity: 6) { lk_composite_affine(&job, $0) }
+                    }
+                case let .projective(h, epsilon):
+                    let m = [h.m11, h.m12, h.m13, h.m21, h.m22, h.m23, h.m31, h.m32, h.m33].map(Double.init)
+                    status = lk_composite_projective(&job, m, epsilon)
+                }
+                assert(status == LK_OK, "a kernel refused its job: \(job)")
+            }
+        }
+    }
+
+    /// A premultiplied color times an 8-bit opacity, rounded as pixman multiplies by a mask: the
+    /// color that a mask's coverage multiplies, whichever path draws it.
+    static func color(_ color: UInt32, timesOpacity opacity: UInt8) -> UInt32 {
+        lk_color_times_opacity(color, opacity)
+    }
+
+    static func isAvailable(_ variant: KernelVariant) -> Bool {
+        lk_kernels_variant_is_available(variant.cVariant) != 0
+    }
+
+    static var processDefault: KernelVariant {
+        switch lk_kernels_variant() {
+        case LK_VARIANT_AVX2: .avx2
+        case LK_VARIANT_SSE2: .sse2
+        default: .scalar
+        }
+    }
+}
+
+extension KernelVariant {
+    fileprivate var cVariant: lk_variant {
+        switch self {
+        case .scalar: LK_VARIANT_SCALAR
+        case .sse2: LK_VARIANT_SSE2
+        case .avx2: LK_VARIANT_AVX2
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@_spi(Kernels) @testable import LayerKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The kernel variants (scalar, SSE2, AVX2) are interchangeable, and none reads outside its source.
+@Suite struct KernelVariantTests {
+    /// Affine (including maps pixman refuses) and perspective composites: every variant's
+    /// pixels equal the scalar kernel's, bit for bit.
+    @Test func variantsAgreeBitForBit() throws {
+        var g = SeededGenerator(seed: 2024)
+        for trial in 0..<400 {
+            let sw = Int.random(in: 1...40, using: &g), sh = Int.random(in: 1...40, using: &g)
+            let dw = Int.random(in: 1...64, using: &g), dh = Int.random(in: 1...64, using: &g)
+            let source = try KernelFixtures.bitmap(width: sw, height: sh, &g)
+            let target = try KernelFixtures.bitmap(width: dw, height: dh, &g)
+            let map = trial % 2 == 0 ? KernelFixtures.affineMap(source: sw, sh, target: dw, dh, &g)
+                                     : KernelFixtures.cardMap(source: sw, sh, target: dw, dh, &g)
+            let filter: ImageFilter = Bool.random(using: &g) ? .bilinear : .nearest
+            let op: CompositeOperator = Bool.random(using: &g) ? .over : .source
+            let clip = KernelFixtures.clip(width: dw, height: dh, &g), opacity = KernelFixtures.opacity(&g)
+            do {
+                let draw = { (b: Bitmap) throws(BitmapError) in
+                    try b.composite(source, operator: op, transform: map, filter: filter, clip: clip, opacity: opacity)
+                }
+                guard let drawn = try KernelFixtures.drawn(on: target, by: KernelFixtures.kernelEngines, draw) else { continue }
+                for (variant, copy) in zip(KernelVariant.available, drawn) {
+                    #expect(copy.hasSamePixels(as: drawn[0]), "\(variant) differs from scalar in trial \(trial) through \(map)")
+                }
+            }
+        }
+    }
+
+    /// The variant a process runs: LAYERKIT_KERNELS when it names one this CPU has, else the best.
+    @Test func processDefaultFollowsTheEnvironment() {
+        let best = KernelVariant.available.last!
+        let named = ProcessInfo.processInfo.environment["LAYERKIT_KERNELS"].flatMap(KernelVariant.init(rawValue:))
+        #expect(KernelVariant.processDefault == (named.map(\.isAvailable) == true ? named! : best))
+        #expect(KernelVariant.scalar.isAvailable)
+        #if arch(x86_64)
+        #expect(KernelVariant.sse2.isAvailable)
+        #endif
+    }
+
+    /// A source flush against inaccessible pages on either side, sampled hard at its edges by
+    /// magnified, turned, mirrored and perspective maps: any read outside it would crash.
+    /// (AVX2 gathers are invisible to AddressSanitizer; guard pages see every read.)
+    @Test func noVariantReadsOutsideItsSource() throws {
+        var g = SeededGenerator(seed: 11)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        for (width, height, coverage) in [(13, 7, false), (1, 1, false), (64, 3, false), (13, 7, true), (5, 9, true), (1, 1, true)] {
+            let bytesPerRow = coverage ? width : width * 4
+            let bytes = bytesPerRow * height
+            let dataPages = (bytes + page - 1) / page
+            let total = (dataPages + 2) * page
+            guard let raw = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                  raw != MAP_FAILED else { Issue.record("mmap failed"); return }
+            defer { munmap(raw, total) }
+            let data = raw + page
+            #expect(mprotect(raw, page, PROT_NONE) == 0)
+            #expect(mprotect(data + dataPages * page, page, PROT_NONE) == 0)
+            for placement in [data, data + dataPages * page - bytes] {    // against the front, then the back guard
+                for i in 0..<bytes { placement.storeBytes(of: UInt8.random(in: 0...255, using: &g), toByteOffset: i, as: UInt8.self) }
+                let source = Kernels.Source(pixels: UnsafeRawPointer(placement), width: width, height: height,
+                                            bytesPerRow: bytesPerRow, isCoverage: coverage)
+                let target = try Bitmap(width: 96, height: 96)
+                let maps = [
+                    Homography(CGAffineTransform(a: 9, b: 2, c: -2, d: 9, tx: 20, ty: 10)),
+                    Homography(CGAffineTransform(a: -7.3, b: 0, c: 0, d: 11, tx: 90, ty: 3.5)),
+                    Homography(CGAffineTransform(a: 0.31, b: -5, c: 5, d: 0.31, tx: 40, ty: 60)),
+                    KernelFixtures.cardMap(source: width, height, target: 96, 96, &g),
+                    Homography(Transform3D(scaleX: 6, y: 6, z: 1)
+                        .concatenating(Transform3D(rotationAngle: 1.2, x: 0, y: 1, z: 0))
+                        .concatenating(Transform3D(perspectiveDistance: 120))
+                        .concatenating(Transform3D(translationX: 48, y: 48))),
+                ]
+                for map in maps {
+                    guard let inverse = map.inverted() else { continue }
+                    let kernelMap = try Bitmap.kernelMap(inverse, map.kind, map)
+                    for variant in KernelVariant.available {
+                        for filter in [ImageFilter.bilinear, .nearest] {
+                            for op in coverage ? [CompositeOperator.over] : [.over, .source] {
+                                Kernels.composite(source, color: 0xFF80_4020, into: Kernels.Target(target), map: kernelMap,
+                                                  filter: filter, operator: op, opacity: 200, area: Region(target.bounds),
+                                                  variant: variant)
+                            }
+                        }
+                    }
+                }
+                #expect(target.withUnsafePixels { $0.contains { $0 != 0 } }, "something was drawn")
+            }
+        }
+    }
+}
