@@ -52,6 +52,11 @@ enum Kernels {
                       bytesPerRow: bitmap.bytesPerRow, isCoverage: false)
         }
 
+        init(_ mask: AlphaMask) {
+            self.init(pixels: UnsafeRawPointer(mask.pixels), width: mask.width, height: mask.height,
+                      bytesPerRow: mask.bytesPerRow, isCoverage: true)
+        }
+
         init(pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, isCoverage: Bool) {
             self.pixels = pixels
             self.width = width; self.height = height

@@ -24,6 +24,18 @@ enum KernelFixtures {
         return b
     }
 
+    static func mask(width: Int, height: Int, _ g: inout SeededGenerator) throws -> AlphaMask {
+        let m = try AlphaMask(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                // Runs of full and zero coverage, as a blurred shape has, between random values.
+                let k = Int.random(in: 0..<4, using: &g)
+                m[x, y] = k == 0 ? 0 : k == 1 ? 255 : UInt8.random(in: 0...255, using: &g)
+            }
+        }
+        return m
+    }
+
     /// Up to three random rectangles of a `width`×`height` target, or nil (no clip).
     static func clip(width: Int, height: Int, _ g: inout SeededGenerator) -> Region? {
         guard Bool.random(using: &g) else { return nil }

@@ -10,7 +10,7 @@ import Darwin
 
 /// The kernel variants (scalar, SSE2, AVX2) are interchangeable, and none reads outside its source.
 @Suite struct KernelVariantTests {
-    /// Affine (including maps pixman refuses) and perspective composites: every variant's
+    /// Affine (including maps pixman refuses), perspective and A8 composites: every variant's
     /// pixels equal the scalar kernel's, bit for bit.
     @Test func variantsAgreeBitForBit() throws {
         var g = SeededGenerator(seed: 2024)
@@ -18,15 +18,21 @@ import Darwin
             let sw = Int.random(in: 1...40, using: &g), sh = Int.random(in: 1...40, using: &g)
             let dw = Int.random(in: 1...64, using: &g), dh = Int.random(in: 1...64, using: &g)
             let source = try KernelFixtures.bitmap(width: sw, height: sh, &g)
+            let mask = try KernelFixtures.mask(width: sw, height: sh, &g)
             let target = try KernelFixtures.bitmap(width: dw, height: dh, &g)
             let map = trial % 2 == 0 ? KernelFixtures.affineMap(source: sw, sh, target: dw, dh, &g)
                                      : KernelFixtures.cardMap(source: sw, sh, target: dw, dh, &g)
             let filter: ImageFilter = Bool.random(using: &g) ? .bilinear : .nearest
             let op: CompositeOperator = Bool.random(using: &g) ? .over : .source
             let clip = KernelFixtures.clip(width: dw, height: dh, &g), opacity = KernelFixtures.opacity(&g)
-            do {
+            let color = Color(premultipliedARGB32: KernelFixtures.pixel(&g))
+            for useMask in [false, true] {
                 let draw = { (b: Bitmap) throws(BitmapError) in
-                    try b.composite(source, operator: op, transform: map, filter: filter, clip: clip, opacity: opacity)
+                    if useMask {
+                        try b.composite(mask, color: color, transform: map, filter: filter, clip: clip, opacity: opacity)
+                    } else {
+                        try b.composite(source, operator: op, transform: map, filter: filter, clip: clip, opacity: opacity)
+                    }
                 }
                 guard let drawn = try KernelFixtures.drawn(on: target, by: KernelFixtures.kernelEngines, draw) else { continue }
                 for (variant, copy) in zip(KernelVariant.available, drawn) {

@@ -1,0 +1,79 @@
+import CPixman
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An owned buffer of 8-bit coverage (pixman's A8 pixels, 0 transparent … 255 opaque): a shape's
+/// alpha without its color, a quarter of a bitmap's bytes.
+///
+/// Composited as a solid color through its coverage with
+/// `Bitmap.composite(_:color:transform:filter:clip:opacity:)`, which is what a shadow is. Rows
+/// are padded to four bytes, as pixman requires. A reference type, like `Bitmap`: created with
+/// checked sizes, freed with the mask. Internal to LayerKit's rendering (shadows); SPI so that
+/// the kernel benchmark can draw one.
+@_spi(Kernels) public final class AlphaMask {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Bytes from one row to the next: the width rounded up to four.
+    public let bytesPerRow: Int
+    let pixels: UnsafeMutablePointer<UInt8>
+
+    /// Creates a mask of zero coverage.
+    ///
+    /// - Throws: `BitmapError` for the sizes a `Bitmap` refuses, or when memory cannot be had.
+    public init(width: Int, height: Int) throws(BitmapError) {
+        try Bitmap.checkSize(width: width, height: height)
+        let bytesPerRow = (width + 3) & ~3
+        guard let raw = calloc(height, bytesPerRow) else { throw .outOfMemory(bytes: height * bytesPerRow) }
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.pixels = raw.bindMemory(to: UInt8.self, capacity: height * bytesPerRow)
+    }
+
+    deinit { free(pixels) }
+
+    /// The whole mask as a pixel rectangle at the origin.
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+
+    /// The coverage at column `x`, row `y`.
+    public subscript(x: Int, y: Int) -> UInt8 {
+        get {
+            precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) mask")
+            return pixels[y * bytesPerRow + x]
+        }
+        set {
+            precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) mask")
+            pixels[y * bytesPerRow + x] = newValue
+        }
+    }
+
+    /// Lends the coverage for writing: rows top to bottom, `bytesPerRow` apart.
+    public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeMutableBufferPointer(start: pixels, count: height * bytesPerRow))
+    }
+
+    /// A new pixman A8 image over the coverage, for use as a mask: each composite gets its own,
+    /// so that setting a transform or filter never changes what another thread reads.
+    func makeMaskImage() -> OpaquePointer {
+        // pixman only reads a mask: the bytes are not written through this pointer.
+        let bits = UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt32.self)
+        guard let image = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), bits, Int32(bytesPerRow)) else {
+            fatalError("pixman could not allocate an image header")
+        }
+        return image
+    }
+}
+
+@_spi(Kernels) extension AlphaMask: CustomStringConvertible {
+    /// The mask's size, as `AlphaMask(WxH)`.
+    public var description: String { "AlphaMask(\(width)x\(height))" }
+}

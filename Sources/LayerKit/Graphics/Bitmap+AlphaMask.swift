@@ -1,0 +1,57 @@
+import CPixman
+import Foundation
+
+extension Bitmap {
+    /// Composites a solid color through a mask's coverage (over): each pixel gets `color`
+    /// multiplied by the coverage there and by `opacity`, the mask's pixel coordinates mapped to
+    /// this bitmap's by `transform`.
+    ///
+    /// The path is chosen as for bitmaps (`CompositePath`): whole-pixel offsets go to pixman's
+    /// solid-through-A8 path, other maps to the kernels, which draw exactly what pixman draws
+    /// with the mask as a transformed A8 mask. The opacity is folded into the color first (8
+    /// bits, rounded as pixman multiplies), whichever path runs.
+    ///
+    /// - Throws: as `composite(_:operator:transform:filter:clip:opacity:)`.
+    @_spi(Kernels) public func composite(_ mask: AlphaMask, color: Color, transform: Homography = .identity, filter: ImageFilter = .bilinear,
+                   clip: Region? = nil, opacity: Double = 1) throws(BitmapError) {
+        let kind = transform.kind
+        let opacity8 = Self.opacity8(opacity), premultiplied = color.premultipliedARGB32
+        let solid = Kernels.color(premultiplied, timesOpacity: opacity8)
+        switch CompositePath(transform, kind: kind, operator: .over, engine: Self.compositeEngine) {
+        case .none:
+            throw .transformNotInvertible(transform)
+        case let .pixmanCopy(x, y):
+            let placed = PixelRect(x: x, y: y, width: mask.width, height: mask.height)
+            guard solid != 0, let area = compositeArea(.over, sourceExtent: placed, clip: clip, opacity: 1) else { return }
+            try compositeWithPixman(solid, mask, area: area, maskOffset: (-x, -y), mapped: nil)
+        case .pixman:
+            guard solid != 0, let (inverse, area) = try transformedArea(mask.bounds, kind, transform, filter, .over, clip, 1)
+            else { return }
+            try compositeWithPixman(solid, mask, area: area, maskOffset: (0, 0), mapped: (inverse, filter, transform))
+        case let .kernel(variant), let .kernelSamples(variant):
+            guard solid != 0, let (inverse, area) = try transformedArea(mask.bounds, kind, transform, filter, .over, clip, 1)
+            else { return }
+            let map = try Self.kernelMap(inverse, kind, transform)
+            withExtendedLifetime(mask) {
+                Kernels.composite(Kernels.Source(mask), color: premultiplied, into: Kernels.Target(self), map: map,
+                                  filter: filter, opacity: opacity8, area: area, variant: variant)
+            }
+        }
+    }
+
+    /// pixman's composite of a solid color through an A8 mask image, placed by an offset or
+    /// `mapped` by an affine map.
+    private func compositeWithPixman(_ solid: UInt32, _ mask: AlphaMask, area: Region, maskOffset: (x: Int, y: Int),
+                                     mapped: (inverse: Homography, filter: ImageFilter, transform: Homography)?)
+        throws(BitmapError) {
+        var pixmanColor = Self.pixmanColor(premultiplied: solid)
+        guard let source = pixman_image_create_solid_fill(&pixmanColor) else { return }
+        defer { pixman_image_unref(source) }
+        let maskImage = mask.makeMaskImage()
+        defer { pixman_image_unref(maskImage) }
+        if let mapped { try Self.setTransform(mapped.inverse, mapped.filter, of: maskImage, for: mapped.transform) }
+        withExtendedLifetime(mask) {
+            compositeOnce(PIXMAN_OP_OVER, source, maskImage, over: area, sourceOffset: (0, 0), maskOffset: maskOffset)
+        }
+    }
+}

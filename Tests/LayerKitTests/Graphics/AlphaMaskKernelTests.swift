@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@_spi(Kernels) @testable import LayerKit
+
+/// A color through an A8 coverage mask: the kernels draw what pixman draws with the mask as a
+/// transformed A8 mask of a solid source.
+@Suite struct AlphaMaskKernelTests {
+    @Test func affineMasksMatchPixmansMaskedComposite() throws {
+        var g = SeededGenerator(seed: 8)
+        var compared = 0
+        for trial in 0..<800 {
+            let sw = Int.random(in: 1...(trial % 6 == 0 ? 3 : 50), using: &g), sh = Int.random(in: 1...50, using: &g)
+            let dw = Int.random(in: 1...70, using: &g), dh = Int.random(in: 1...70, using: &g)
+            let mask = try KernelFixtures.mask(width: sw, height: sh, &g)
+            let target = try KernelFixtures.bitmap(width: dw, height: dh, &g)
+            let transform = KernelFixtures.affineMap(source: sw, sh, target: dw, dh, &g)
+            let color = Color(premultipliedARGB32: KernelFixtures.pixel(&g))
+            let filter: ImageFilter = Bool.random(using: &g) ? .bilinear : .nearest
+            let clip = KernelFixtures.clip(width: dw, height: dh, &g), opacity = KernelFixtures.opacity(&g)
+            guard let drawn = try KernelFixtures.drawn(on: target, by: [.pixman] + KernelFixtures.kernelEngines, {
+                (b: Bitmap) throws(BitmapError) in
+                try b.composite(mask, color: color, transform: transform, filter: filter, clip: clip, opacity: opacity)
+            }) else { continue }
+            for (variant, copy) in zip(KernelVariant.available, drawn.dropFirst()) {
+                #expect(copy.hasSamePixels(as: drawn[1]), "\(variant) differs from scalar in trial \(trial)")
+            }
+            guard let area = try target.transformedArea(mask.bounds, transform.kind, transform, filter, .over, clip, 1)?.1,
+                  KernelFixtures.pixmanDraws(transform, area: area) else { continue }
+            #expect(drawn[1].hasSamePixels(as: drawn[0]), "trial \(trial): \(sw)x\(sh) through \(transform), \(filter)")
+            compared += 1
+        }
+        #expect(compared > 500, "only \(compared) compared")
+    }
+
+    /// Whole-pixel placements go to pixman's solid-through-A8 path: the color times each coverage.
+    @Test func integerPlacementMultipliesTheColorByTheCoverage() throws {
+        let mask = try AlphaMask(width: 3, height: 1)
+        mask[0, 0] = 255; mask[1, 0] = 128; mask[2, 0] = 0
+        let target = try Bitmap(width: 5, height: 2)
+        try target.composite(mask, color: Color(red: 1, green: 0, blue: 0, alpha: 1), transform: Homography(translationX: 1, y: 1))
+        #expect(target.premultipliedPixel(x: 1, y: 1) == 0xFFFF_0000)
+        #expect(target.premultipliedPixel(x: 2, y: 1) == 0x8080_0000)
+        #expect(target.premultipliedPixel(x: 3, y: 1) == 0)
+        #expect(target.premultipliedPixel(x: 1, y: 0) == 0)
+        // Opacity folds into the color first: 255 · 128/255 = 128, then · 128/255 = 64.
+        try target.composite(mask, color: .blue, transform: Homography(translationX: 1, y: 0), opacity: 128.0 / 255)
+        #expect(target.premultipliedPixel(x: 2, y: 0) == 0x4000_0040)
+    }
+
+    /// Perspective: the sampled coverage (drawn as opaque white onto clear, so every channel is
+    /// the coverage) within 1 of the exact bilinear coverage.
+    @Test func perspectiveCoverageWithinOneLevelOfExact() throws {
+        var g = SeededGenerator(seed: 80)
+        for trial in 0..<60 {
+            let sw = Int.random(in: 1...60, using: &g), sh = Int.random(in: 1...60, using: &g)
+            let mask = try KernelFixtures.mask(width: sw, height: sh, &g)
+            let h = KernelFixtures.cardMap(source: sw, sh, target: 90, 90, &g)
+            guard h.kind == .projective, let inverse = h.inverted() else { continue }
+            for engine in KernelFixtures.kernelEngines {
+                let drawn = try Bitmap(width: 90, height: 90)
+                try Bitmap.withCompositeEngine(engine) { try drawn.composite(mask, color: .white, transform: h) }
+                for y in 0..<90 {
+                    for x in 0..<90 {
+                        let exact = KernelFixtures.exactSample(inverse, x: x, y: y, width: sw, height: sh) {
+                            UInt32(mask[$0, $1]) << 24
+                        } >> 24
+                        let p = drawn.premultipliedPixel(x: x, y: y)
+                        #expect(p == (p & 0xFF) * 0x0101_0101, "white stays grey-free")
+                        #expect(abs(Int(p >> 24) - Int(exact)) <= 1, "\(engine) trial \(trial) at (\(x), \(y))")
+                    }
+                }
+            }
+        }
+    }
+}
