@@ -53,6 +53,11 @@ let package = Package(
             name: "PathComparison",
             dependencies: [.product(name: "LayerKit", package: layerKitPackage), "CCairoOracle", "CompositorBench"]
         ),
+        // ns per pixel of pixman's samplers beside each variant of LayerKit's SIMD kernels.
+        .executableTarget(
+            name: "KernelSpeed",
+            dependencies: [.product(name: "LayerKit", package: layerKitPackage)]
+        ),
         // Timing-function evaluation speed beside a plain bisection solver.
         .executableTarget(
             name: "TimingFunctionSpeed",

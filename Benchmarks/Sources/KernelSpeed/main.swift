@@ -1,0 +1,168 @@
+// Nanoseconds per pixel of pixman's samplers beside each variant of LayerKit's SIMD kernels
+// (scalar, SSE2, AVX2), on the same composites, in interleaved rounds; prints the medians as a
+// markdown table.
+// Usage: swift run -c release --package-path Benchmarks KernelSpeed [--rounds N] [--milliseconds M] [--only TEXT]
+import Foundation
+@_spi(Kernels) import LayerKit
+
+let arguments = CommandLine.arguments
+func option(_ name: String, _ fallback: Int) -> Int {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+    return v
+}
+let rounds = option("--rounds", 5)
+let secondsPerMeasurement = Double(option("--milliseconds", 60)) / 1000
+let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+
+/// A translucent pattern, so that over has to blend (and no path can skip clear pixels).
+func pattern(width: Int, height: Int) throws -> Bitmap {
+    let b = try Bitmap(width: width, height: height)
+    b.withUnsafeMutablePixels { pixels in
+        for y in 0..<height {
+            for x in 0..<width {
+                let a = 160 + (x * 7 + y * 3) % 96
+                let r = UInt32(x % a), g = UInt32(y % a), b = UInt32((x + y) % a)
+                pixels[y * width + x] = UInt32(a) << 24 | r << 16 | g << 8 | b
+            }
+        }
+    }
+    return b
+}
+
+func coverage(width: Int, height: Int) throws -> AlphaMask {
+    let m = try AlphaMask(width: width, height: height)
+    for y in 0..<height { for x in 0..<width { m[x, y] = UInt8((x * 5 + y * 11) % 256) } }
+    return m
+}
+
+/// A source turned by `degrees` and scaled by `scale` about its centre, at the target's centre.
+func turned(_ w: Int, _ h: Int, degrees: CGFloat, scale: CGFloat, target: Bitmap) -> Homography {
+    Homography(CGAffineTransform(translationX: -CGFloat(w) / 2, y: -CGFloat(h) / 2)
+        .concatenating(CGAffineTransform(scaleX: scale, y: scale))
+        .concatenating(CGAffineTransform(rotationAngle: degrees * .pi / 180))
+        .concatenating(CGAffineTransform(translationX: CGFloat(target.width) / 2 + 0.3, y: CGFloat(target.height) / 2 + 0.6)))
+}
+
+/// A card turned by `degrees` about the y (or x) axis under m34 = −1/`distance`, at the centre.
+func card(_ w: Int, _ h: Int, degrees: CGFloat, aboutY: Bool, distance: CGFloat, target: Bitmap) -> Homography {
+    Homography(Transform3D(translationX: -CGFloat(w) / 2, y: -CGFloat(h) / 2)
+        .concatenating(Transform3D(rotationAngle: degrees * .pi / 180, x: aboutY ? 0 : 1, y: aboutY ? 1 : 0, z: 0))
+        .concatenating(Transform3D(perspectiveDistance: distance))
+        .concatenating(Transform3D(translationX: CGFloat(target.width) / 2, y: CGFloat(target.height) / 2)))
+}
+
+struct Case {
+    let name: String
+    let filter: ImageFilter
+    /// Destination pixels inside the projected source: the unit of ns/px.
+    let pixels: Double
+    /// pixman cannot sample perspective correctly, so it is not measured there.
+    let pixmanApplies: Bool
+    let draw: () throws -> Void
+}
+
+let target = try Bitmap(width: 1920, height: 1080, color: Color(white: 0.5, alpha: 1))
+
+func area(_ h: Homography, _ w: Int, _ hgt: Int) -> Double {
+    abs(Double(signedArea(h.projectedPolygon(of: CGRect(x: 0, y: 0, width: w, height: hgt)))))
+}
+
+/// The shoelace area of a polygon.
+func signedArea(_ p: [CGPoint]) -> CGFloat {
+    zip(p, p.dropFirst() + p.prefix(1)).reduce(0) { $0 + $1.0.x * $1.1.y - $1.1.x * $1.0.y } / 2
+}
+
+var cases: [Case] = []
+for (label, w, h, degrees, scale) in [("64x64 sprite turned 30°", 64, 64, 30.0, 1.0),
+                                      ("256x256 turned 30°, ×1.3", 256, 256, 30.0, 1.3),
+                                      ("1024x768 turned 10°, ×0.8", 1024, 768, 10.0, 0.8),
+                                      ("512x512 scaled ×1.5, not turned", 512, 512, 0.0, 1.5)] as [(String, Int, Int, CGFloat, CGFloat)] {
+    let source = try pattern(width: w, height: h)
+    let map = turned(w, h, degrees: degrees, scale: scale, target: target)
+    for filter in [ImageFilter.bilinear, .nearest] {
+        cases.append(Case(name: label, filter: filter, pixels: area(map, w, h), pixmanApplies: true) {
+            try target.composite(source, transform: map, filter: filter, opacity: 0.9)
+        })
+    }
+}
+for (label, w, h, degrees, aboutY, distance) in [("400x300 card turned 60° about y, m34 −1/900", 400, 300, 60.0, true, 900.0),
+                                                 ("160x160 card turned 40° about x, m34 −1/500", 160, 160, 40.0, false, 500.0)]
+    as [(String, Int, Int, CGFloat, Bool, CGFloat)] {
+    let source = try pattern(width: w, height: h)
+    let map = card(w, h, degrees: degrees, aboutY: aboutY, distance: distance, target: target)
+    cases.append(Case(name: label, filter: .bilinear, pixels: area(map, w, h), pixmanApplies: false) {
+        try target.composite(source, transform: map, filter: .bilinear)
+    })
+}
+do {
+    let mask = try coverage(width: 256, height: 256)
+    let map = turned(256, 256, degrees: 30, scale: 1.1, target: target)
+    for filter in [ImageFilter.bilinear, .nearest] {
+        cases.append(Case(name: "A8 256x256 shadow turned 30°, ×1.1", filter: filter, pixels: area(map, 256, 256),
+                          pixmanApplies: true) {
+            try target.composite(mask, color: Color(red: 0, green: 0, blue: 0, alpha: 0.6), transform: map, filter: filter)
+        })
+    }
+    let cardMap = card(256, 256, degrees: 50, aboutY: true, distance: 700, target: target)
+    cases.append(Case(name: "A8 256x256 shadow, card turned 50°, m34 −1/700", filter: .bilinear,
+                      pixels: area(cardMap, 256, 256), pixmanApplies: false) {
+        try target.composite(mask, color: Color(red: 0, green: 0, blue: 0, alpha: 0.6), transform: cardMap)
+    })
+}
+
+if let only { cases = cases.filter { $0.name.contains(only) } }
+
+let engines: [(String, CompositeEngine)] = [("pixman", .pixman)] + KernelVariant.allCases.map { ($0.rawValue, .kernels($0)) }
+
+/// Seconds per composite: enough repetitions for `secondsPerMeasurement`.
+func measure(_ c: Case, _ engine: CompositeEngine, repetitions: Int) throws -> Double {
+    try Bitmap.withCompositeEngine(engine) {
+        let start = currentMediaTime()
+        for _ in 0..<repetitions { try c.draw() }
+        return (currentMediaTime() - start) / Double(repetitions)
+    }
+}
+
+// Repetitions per (case, engine) from an untimed calibration run.
+var repetitions = [[Int]](repeating: [Int](repeating: 1, count: engines.count), count: cases.count)
+for (i, c) in cases.enumerated() {
+    for (j, (_, engine)) in engines.enumerated() where KernelVariantOf(engine)?.isAvailable ?? true {
+        let once = try measure(c, engine, repetitions: 2)
+        repetitions[i][j] = max(1, Int(secondsPerMeasurement / max(once, 1e-7)))
+    }
+}
+
+func KernelVariantOf(_ engine: CompositeEngine) -> KernelVariant? {
+    if case let .kernels(v) = engine { return v }
+    return nil
+}
+
+// Interleaved rounds: each round measures every case with every engine in turn.
+var samples = [[[Double]]](repeating: [[Double]](repeating: [], count: engines.count), count: cases.count)
+for _ in 0..<rounds {
+    for (i, c) in cases.enumerated() {
+        for (j, (_, engine)) in engines.enumerated() where KernelVariantOf(engine)?.isAvailable ?? true {
+            if !c.pixmanApplies && engine == .pixman { continue }
+            samples[i][j].append(try measure(c, engine, repetitions: repetitions[i][j]) / c.pixels * 1e9)
+        }
+    }
+}
+
+func median(_ v: [Double]) -> Double? {
+    guard !v.isEmpty else { return nil }
+    let s = v.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+print("Kernel speed: ns per destination pixel (median of \(rounds) interleaved rounds), 1920x1080 target, over,")
+print("opacity 0.9 for images, one core. Process default variant: \(KernelVariant.processDefault.rawValue).")
+print("")
+print("| composite | filter | pixels | " + engines.map(\.0).joined(separator: " | ") + " | best kernel vs pixman |")
+print("|---|---|---:|" + String(repeating: "---:|", count: engines.count) + "---:|")
+for (i, c) in cases.enumerated() {
+    let values = engines.indices.map { median(samples[i][$0]) }
+    let cells = values.map { $0.map { String(format: "%.2f", $0) } ?? "n/a" }
+    let best = values.dropFirst().compactMap { $0 }.min()
+    let ratio = (values[0]).flatMap { p in best.map { String(format: "%.1fx", p / $0) } } ?? "—"
+    print("| \(c.name) | \(c.filter) | \(Int(c.pixels)) | " + cells.joined(separator: " | ") + " | \(ratio) |")
+}
