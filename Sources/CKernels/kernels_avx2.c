@@ -35,6 +35,13 @@ LK_SIMD vi v_from(const int32_t *a) { return _mm256_load_si256((const __m256i *)
 LK_SIMD int v_all(vi mask) { return _mm256_movemask_epi8(mask) == -1; }
 LK_SIMD void v_to(int32_t *a, vi v) { _mm256_store_si256((__m256i *)a, v); }
 
+/* mask ? a : b, per lane (masks are all ones or all zeros). */
+LK_SIMD vi v_select(vi mask, vi a, vi b) { return _mm256_blendv_epi8(b, a, mask); }
+
+LK_SIMD vi v_clamp(vi v, int32_t high) {
+    return _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(high));
+}
+
 LK_SIMD vi avx2_lanes_below(int n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
@@ -53,36 +60,10 @@ LK_SIMD vi avx2_offsets(const lk_context *c, vi x0, vi y0) {
     return _mm256_add_epi32(_mm256_mullo_epi32(y0, _mm256_set1_epi32((int32_t)(c->src_stride / 4))), x0);
 }
 
-/* Inner pixels: each pixel's two horizontal neighbours in one 64-bit load. */
-LK_SIMD void avx2_fetch_pairs(const lk_context *c, vi x0, vi y0, vi *tl, vi *tr, vi *bl, vi *br) {
-    int32_t offsets[LK_N] __attribute__((aligned(32)));
-    v_to(offsets, avx2_offsets(c, x0, y0));
-    const uint32_t *top = (const uint32_t *)c->src, *bottom = (const uint32_t *)(c->src + c->src_stride);
-    __m128i t[4], b[4];
-    for (int k = 0; k < 4; k++) {
-        const int32_t i = offsets[2 * k], j = offsets[2 * k + 1];
-        t[k] = _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(top + i))),
-                                             (const double *)(top + j)));
-        b[k] = _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(bottom + i))),
-                                             (const double *)(bottom + j)));
-    }
-    /* t[0] = tl0 tr0 tl1 tr1, t[1] = pixels 2, 3, …: pixels 0-1 and 4-5 in one register's lanes. */
-    __m256 t0 = _mm256_castsi256_ps(_mm256_set_m128i(t[2], t[0])), t1 = _mm256_castsi256_ps(_mm256_set_m128i(t[3], t[1]));
-    __m256 b0 = _mm256_castsi256_ps(_mm256_set_m128i(b[2], b[0])), b1 = _mm256_castsi256_ps(_mm256_set_m128i(b[3], b[1]));
-    *tl = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(2, 0, 2, 0)));
-    *tr = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
-    *bl = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)));
-    *br = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1)));
-}
-
 /* Whether 0 <= v < limit, per lane. */
 LK_SIMD vi avx2_inside(vi v, int32_t limit) {
     return _mm256_and_si256(_mm256_cmpgt_epi32(v, _mm256_set1_epi32(-1)),
                             _mm256_cmpgt_epi32(_mm256_set1_epi32(limit), v));
-}
-
-LK_SIMD vi avx2_clamp(vi v, int32_t limit) {
-    return _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(limit - 1));
 }
 
 /* Eight texels at the given offsets, zero where `keep` is clear. (Loads one by one: on the
@@ -100,9 +81,9 @@ LK_SIMD void avx2_fetch4_checked(const lk_context *c, vi x0, vi y0, vi *tl, vi *
     vi x1 = _mm256_add_epi32(x0, one), y1 = _mm256_add_epi32(y0, one);
     vi inx0 = avx2_inside(x0, c->src_width), inx1 = avx2_inside(x1, c->src_width);
     vi iny0 = avx2_inside(y0, c->src_height), iny1 = avx2_inside(y1, c->src_height);
-    vi cx0 = avx2_clamp(x0, c->src_width), cx1 = avx2_clamp(x1, c->src_width);
-    vi row0 = _mm256_mullo_epi32(avx2_clamp(y0, c->src_height), stride);
-    vi row1 = _mm256_mullo_epi32(avx2_clamp(y1, c->src_height), stride);
+    vi cx0 = v_clamp(x0, c->src_width - 1), cx1 = v_clamp(x1, c->src_width - 1);
+    vi row0 = _mm256_mullo_epi32(v_clamp(y0, c->src_height - 1), stride);
+    vi row1 = _mm256_mullo_epi32(v_clamp(y1, c->src_height - 1), stride);
     const int32_t *p = (const int32_t *)c->src;
     *tl = avx2_load8(p, _mm256_add_epi32(row0, cx0), _mm256_and_si256(inx0, iny0));
     *tr = avx2_load8(p, _mm256_add_epi32(row0, cx1), _mm256_and_si256(inx1, iny0));
@@ -116,10 +97,84 @@ LK_SIMD vi avx2_fetch1(const lk_context *c, vi x0, vi y0) {
 
 LK_SIMD vi avx2_fetch1_checked(const lk_context *c, vi x0, vi y0) {
     vi inside = _mm256_and_si256(avx2_inside(x0, c->src_width), avx2_inside(y0, c->src_height));
-    vi offsets = avx2_offsets(c, avx2_clamp(x0, c->src_width), avx2_clamp(y0, c->src_height));
+    vi offsets = avx2_offsets(c, v_clamp(x0, c->src_width - 1), v_clamp(y0, c->src_height - 1));
     return avx2_load8((const int32_t *)c->src, offsets, inside);
 }
 
+/* The pairs of eight inner pixels as loaded: top and bottom rows, pixels {0, 1 | 4, 5} and
+ * {2, 3 | 6, 7} (two 64-bit pairs per 128-bit lane). */
+LK_SIMD void avx2_load_pairs(const lk_context *c, vi x0, vi y0, __m256i *t01, __m256i *t23, __m256i *b01, __m256i *b23) {
+    int32_t offsets[LK_N] __attribute__((aligned(32)));
+    v_to(offsets, avx2_offsets(c, x0, y0));
+    const uint32_t *top = (const uint32_t *)c->src, *bottom = (const uint32_t *)(c->src + c->src_stride);
+    __m128i t[4], b[4];
+    for (int k = 0; k < 4; k++) {
+        const int32_t i = offsets[2 * k], j = offsets[2 * k + 1];
+        t[k] = _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(top + i))),
+                                             (const double *)(top + j)));
+        b[k] = _mm_castpd_si128(_mm_loadh_pd(_mm_castsi128_pd(_mm_loadl_epi64((const __m128i *)(bottom + i))),
+                                             (const double *)(bottom + j)));
+    }
+    *t01 = _mm256_set_m128i(t[2], t[0]);
+    *t23 = _mm256_set_m128i(t[3], t[1]);
+    *b01 = _mm256_set_m128i(b[2], b[0]);
+    *b23 = _mm256_set_m128i(b[3], b[1]);
+}
+
+/* pixman's bilinear sample of eight inner pixels with byte multiplies. Each pair's channels are
+ * interleaved (left, right), then pmaddubsw forms l·(127 − dx) + r·dx, and adding l gives
+ * l·(128 − dx) + r·dx (a signed byte cannot hold the weight 128); pmaddwd then takes the
+ * rows, top·(128 − dy) + bottom·dy, in 32 bits, and >> 14 truncates as pixman does. */
+LK_SIMD vi avx2_affine_inner_sample(const lk_context *c, vi fx, vi fy) {
+    const vi half = v_set1(0x8000), bits = v_set1(0x7f);
+    vi xs = v_sub(fx, half), ys = v_sub(fy, half);
+    vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
+    __m256i t01, t23, b01, b23;
+    avx2_load_pairs(c, v_srai(xs, 16), v_srai(ys, 16), &t01, &t23, &b01, &b23);
+    const __m256i interleave = _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
+                                                0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
+    t01 = _mm256_shuffle_epi8(t01, interleave);
+    t23 = _mm256_shuffle_epi8(t23, interleave);
+    b01 = _mm256_shuffle_epi8(b01, interleave);
+    b23 = _mm256_shuffle_epi8(b23, interleave);
+    /* Byte weights (127 − dx, dx) for each channel of a pixel, laid out as its pairs are. */
+    vi wh = v_or(v_slli(dx, 8), v_sub(v_set1(127), dx));
+    wh = v_or(wh, v_slli(wh, 16));
+    const __m256i w01 = _mm256_permutevar8x32_epi32(wh, _mm256_setr_epi32(0, 0, 1, 1, 4, 4, 5, 5));
+    const __m256i w23 = _mm256_permutevar8x32_epi32(wh, _mm256_setr_epi32(2, 2, 3, 3, 6, 6, 7, 7));
+    const __m256i low = _mm256_set1_epi16(0x00ff);
+    __m256i ht01 = _mm256_add_epi16(_mm256_maddubs_epi16(t01, w01), _mm256_and_si256(t01, low));
+    __m256i ht23 = _mm256_add_epi16(_mm256_maddubs_epi16(t23, w23), _mm256_and_si256(t23, low));
+    __m256i hb01 = _mm256_add_epi16(_mm256_maddubs_epi16(b01, w01), _mm256_and_si256(b01, low));
+    __m256i hb23 = _mm256_add_epi16(_mm256_maddubs_epi16(b23, w23), _mm256_and_si256(b23, low));
+    /* Word weights (128 − dy, dy), one pixel per 128-bit lane: pixels 0|4, 1|5, 2|6, 3|7. */
+    vi wv = v_or(v_slli(dy, 16), v_sub(v_set1(128), dy));
+    __m256i r0 = _mm256_madd_epi16(_mm256_unpacklo_epi16(ht01, hb01),
+                                   _mm256_permutevar8x32_epi32(wv, _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4)));
+    __m256i r1 = _mm256_madd_epi16(_mm256_unpackhi_epi16(ht01, hb01),
+                                   _mm256_permutevar8x32_epi32(wv, _mm256_setr_epi32(1, 1, 1, 1, 5, 5, 5, 5)));
+    __m256i r2 = _mm256_madd_epi16(_mm256_unpacklo_epi16(ht23, hb23),
+                                   _mm256_permutevar8x32_epi32(wv, _mm256_setr_epi32(2, 2, 2, 2, 6, 6, 6, 6)));
+    __m256i r3 = _mm256_madd_epi16(_mm256_unpackhi_epi16(ht23, hb23),
+                                   _mm256_permutevar8x32_epi32(wv, _mm256_setr_epi32(3, 3, 3, 3, 7, 7, 7, 7)));
+    __m256i p01 = _mm256_packs_epi32(_mm256_srli_epi32(r0, 14), _mm256_srli_epi32(r1, 14));
+    __m256i p23 = _mm256_packs_epi32(_mm256_srli_epi32(r2, 14), _mm256_srli_epi32(r3, 14));
+    return _mm256_packus_epi16(p01, p23);
+}
+
+/* Inner pixels' four texels in pixel order (as the template's other users want them). */
+LK_SIMD void avx2_fetch_pairs(const lk_context *c, vi x0, vi y0, vi *tl, vi *tr, vi *bl, vi *br) {
+    __m256i t01, t23, b01, b23;
+    avx2_load_pairs(c, x0, y0, &t01, &t23, &b01, &b23);
+    __m256 t0 = _mm256_castsi256_ps(t01), t1 = _mm256_castsi256_ps(t23);
+    __m256 b0 = _mm256_castsi256_ps(b01), b1 = _mm256_castsi256_ps(b23);
+    *tl = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(2, 0, 2, 0)));
+    *tr = _mm256_castps_si256(_mm256_shuffle_ps(t0, t1, _MM_SHUFFLE(3, 1, 3, 1)));
+    *bl = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(2, 0, 2, 0)));
+    *br = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+#define LK_AFFINE_INNER_SAMPLE avx2_affine_inner_sample
 #define LK_FETCH_PAIRS avx2_fetch_pairs
 #define LK_FETCH4_CHECKED avx2_fetch4_checked
 #define LK_FETCH1 avx2_fetch1

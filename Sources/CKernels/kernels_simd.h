@@ -5,9 +5,11 @@
  *   LK_N, vi, LK_SIMD              lanes, the 32-bit integer vector, an always-inline qualifier
  *   v_set1 v_add v_sub v_and v_or v_andnot v_cmpgt v_srai v_srli v_slli        32-bit lanes
  *   v_add16 v_mullo16 v_mulhi16 v_srli16 v_avg16 v_adds8                       16/8-bit lanes
+ *   v_select v_clamp                                                            blends
  *   v_from v_to v_load_n v_store_n v_all                                        memory, tests
  *   LK_FETCH_PAIRS LK_FETCH4_CHECKED LK_FETCH1 LK_FETCH1_CHECKED               a8r8g8b8 texels
  *   v_project                                                                   perspective
+ *   LK_AFFINE_INNER_SAMPLE (optional)                                           a faster inner sample
  *   LK_TABLE                                                                    the table's name
  *
  * Every function computes exactly what the scalar definitions in kernels.h compute.
@@ -115,15 +117,6 @@ LK_SIMD vi v_fetch1_scalar(const lk_context *c, vi x0, vi y0, int a8) {
 
 /* ---- Affine runs ---- */
 
-/* mask ? a : b, per lane (masks are all ones or all zeros). */
-LK_SIMD vi v_select(vi mask, vi a, vi b) { return v_or(v_and(mask, a), v_andnot(mask, b)); }
-
-LK_SIMD vi v_clamp(vi v, int32_t high) {
-    vi low = v_set1(0), top = v_set1(high);
-    v = v_select(v_cmpgt(low, v), low, v);
-    return v_select(v_cmpgt(v, top), top, v);
-}
-
 /* Affine edge pixels, whose texel left of/above the sample, (x0, y0), is in −1 … size − 1 (so
  * one of a pair may lie outside), of a source at least 2x2: the pairs at the nearest inner
  * position, each texel then moved to its place or dropped. Cheaper than four checked texels. */
@@ -167,13 +160,19 @@ LK_SIMD void v_affine_bilinear_coords(vi fx, vi fy, vi *x0, vi *y0, vi *wx, vi *
         __VA_ARGS__                                                                                       \
     }
 
+/* pixman's bilinear sample of inner pixels at 16.16 (fx, fy): a variant may bring its own. */
+#ifndef LK_AFFINE_INNER_SAMPLE
+LK_SIMD vi v_affine_inner_sample(const lk_context *c, vi fx, vi fy) {
+    vi x0, y0, wx, wy, tl, tr, bl, br;
+    v_affine_bilinear_coords(fx, fy, &x0, &y0, &wx, &wy);
+    LK_FETCH_PAIRS(c, x0, y0, &tl, &tr, &bl, &br);
+    return v_bilinear(tl, tr, bl, br, wx, wy, 7);
+}
+#define LK_AFFINE_INNER_SAMPLE v_affine_inner_sample
+#endif
+
 static void argb_affine_bilinear_inner(const lk_row *r, uint32_t *dst, int32_t count) {
-    LK_AFFINE_RUN({
-        vi x0, y0, wx, wy, tl, tr, bl, br;
-        v_affine_bilinear_coords(fx, fy, &x0, &y0, &wx, &wy);
-        LK_FETCH_PAIRS(c, x0, y0, &tl, &tr, &bl, &br);
-        v_put(c, dst + i, v_bilinear(tl, tr, bl, br, wx, wy, 7), n);
-    })
+    LK_AFFINE_RUN({ v_put(c, dst + i, LK_AFFINE_INNER_SAMPLE(c, fx, fy), n); })
 }
 
 static void argb_affine_bilinear_edge(const lk_row *r, uint32_t *dst, int32_t count) {

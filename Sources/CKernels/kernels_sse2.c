@@ -33,6 +33,16 @@ LK_SIMD vi v_from(const int32_t *a) { return _mm_load_si128((const __m128i *)a);
 LK_SIMD int v_all(vi mask) { return _mm_movemask_epi8(mask) == 0xffff; }
 LK_SIMD void v_to(int32_t *a, vi v) { _mm_store_si128((__m128i *)a, v); }
 
+/* mask ? a : b, per lane (masks are all ones or all zeros). */
+LK_SIMD vi v_select(vi mask, vi a, vi b) { return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b)); }
+
+/* v clamped to 0 … high (SSE2 has no 32-bit min and max). */
+LK_SIMD vi v_clamp(vi v, int32_t high) {
+    const vi low = _mm_setzero_si128(), top = _mm_set1_epi32(high);
+    v = v_select(_mm_cmpgt_epi32(low, v), low, v);
+    return v_select(_mm_cmpgt_epi32(v, top), top, v);
+}
+
 LK_SIMD vi v_load_n(const uint32_t *p, int n) {
     if (n == LK_N) return _mm_loadu_si128((const __m128i *)p);
     uint32_t t[LK_N] = {0};
