@@ -50,7 +50,11 @@ int lk_kernels_variant_is_available(lk_variant variant) {
 }
 
 static lk_variant best_available(void) {
+#ifdef __OPTIMIZE__
     if (lk_kernels_variant_is_available(LK_VARIANT_AVX2)) return LK_VARIANT_AVX2;
+#endif
+    /* Unoptimized (SwiftPM's debug builds): every intrinsic's result goes through the stack, and
+     * the AVX2 code, with more shuffles, then runs several times slower than the SSE2 code. */
     if (lk_kernels_variant_is_available(LK_VARIANT_SSE2)) return LK_VARIANT_SSE2;
     return LK_VARIANT_SCALAR;
 }

@@ -17,8 +17,9 @@
  * from the map (SRC clears the rest of the box).
  *
  * Code is chosen once at run time from a dispatch table per instruction set (scalar; SSE2 and
- * AVX2 on x86-64), all bit for bit identical. LAYERKIT_KERNELS=scalar|sse2|avx2 in the
- * environment forces one (read at first use); lk_kernels_set_variant does it from code.
+ * AVX2 on x86-64), all bit for bit identical: AVX2 where the CPU has it, except in unoptimized
+ * builds, where SSE2 runs faster. LAYERKIT_KERNELS=scalar|sse2|avx2 in the environment forces
+ * one (read at first use); lk_kernels_set_variant does it from code.
  */
 #ifndef LAYERKIT_CKERNELS_H
 #define LAYERKIT_CKERNELS_H
