@@ -67,6 +67,8 @@ public final class CairoBitmapDrawer: CairoFrame, Drawer {
         let filter: cairo_filter_t
         let opacity: Double
         let clip: PixelRect?
+        /// For a shadow: painted in this color through the source's alpha.
+        let color: Color?
     }
 
     private var sources: [OpaquePointer] = []
@@ -101,7 +103,8 @@ public final class CairoBitmapDrawer: CairoFrame, Drawer {
                 let filter: cairo_filter_t
                 if case .integerTranslation = c.kind { filter = CAIRO_FILTER_NEAREST }
                 else { filter = c.filter == .nearest ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_BILINEAR }
-                return Op(source: surfaces[c.source], matrix: matrix, filter: filter, opacity: c.opacity, clip: c.clip)
+                return Op(source: surfaces[c.source], matrix: matrix, filter: filter, opacity: c.opacity, clip: c.clip,
+                          color: c.color)
             })
         }
     }
@@ -121,9 +124,17 @@ public final class CairoBitmapDrawer: CairoFrame, Drawer {
                 cairo_clip(cr)
             }
             cairo_set_matrix(cr, &op.matrix)
-            cairo_set_source_surface(cr, op.source, 0, 0)
-            cairo_pattern_set_filter(cairo_get_source(cr), op.filter)
-            if op.opacity < 1 { cairo_paint_with_alpha(cr, op.opacity) } else { cairo_paint(cr) }
+            if let color = op.color {
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha * op.opacity)
+                let mask = cairo_pattern_create_for_surface(op.source)!
+                cairo_pattern_set_filter(mask, op.filter)
+                cairo_mask(cr, mask)
+                cairo_pattern_destroy(mask)
+            } else {
+                cairo_set_source_surface(cr, op.source, 0, 0)
+                cairo_pattern_set_filter(cairo_get_source(cr), op.filter)
+                if op.opacity < 1 { cairo_paint_with_alpha(cr, op.opacity) } else { cairo_paint(cr) }
+            }
             if op.clip != nil { cairo_restore(cr) } else { cairo_identity_matrix(cr) }
         }
         cairo_surface_flush(surface)

@@ -50,6 +50,8 @@ public final class LayerKitDrawer: Drawer {
 /// One composite of a frame, with its source pixels copied out of LayerKit.
 struct CopiedComposite {
     let source: Int  // index into the frame's sources
+    /// Set for a shadow: this color is drawn through the source's alpha.
+    let color: Color?
     let transform: Homography
     let kind: TransformKind
     let opacity: Double
@@ -82,7 +84,7 @@ struct FrameComposites {
                     index[id] = sources.count - 1
                     return sources.count - 1
                 }()
-                return CopiedComposite(source: source, transform: c.transform, kind: c.transform.kind,
+                return CopiedComposite(source: source, color: c.color, transform: c.transform, kind: c.transform.kind,
                                        opacity: c.opacity, filter: c.filter, extent: c.extent,
                                        footprint: c.footprint, clip: c.clip)
             }
@@ -125,6 +127,9 @@ public final class PixmanFloor: Drawer {
         var transform: pixman_transform?
         let filter: pixman_filter_t
         let mask: OpaquePointer?
+        /// For a shadow: the copied source is the mask (placed by `transform` and `offset`) and
+        /// `source` is its solid color, the opacity folded in as LayerKit folds it.
+        var masked = false
         /// Source pixel under the destination origin (whole-pixel offsets only).
         let offset: (x: Int, y: Int)
         /// The footprint's bounding box, and the footprint as a pixman region when it is more
@@ -167,39 +172,65 @@ public final class PixmanFloor: Drawer {
             let composites = frame.composites.filter { c in category.map { CompositeCategory(c) == $0 } ?? true }
             frames.append(try composites.compactMap { c in
                 let alpha = UInt32((min(max(c.opacity, 0), 1) * 255).rounded())
-                var mask: OpaquePointer?
-                if alpha < 255 {
-                    mask = masks[alpha] ?? {
-                        var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(alpha * 257))
-                        let solid = pixman_image_create_solid_fill(&color)!
-                        masks[alpha] = solid
-                        return solid
-                    }()
-                }
-                switch c.kind {
-                case .degenerate:
-                    throw Unsupported("a degenerate composite")
-                case let .integerTranslation(x, y):
-                    guard let (box, region) = makeRegion(c.footprint, under: damage) else { return nil }
-                    return Op(source: sources[c.source], transform: nil, filter: PIXMAN_FILTER_NEAREST, mask: mask,
-                              offset: (-x, -y), box: box, region: region)
-                case .affine, .projective:
-                    let t = c.transform
-                    let w = FrameComposites.sourceCorners(c, frame).map { $0.x * t.m13 + $0.y * t.m23 + t.m33 }
-                    guard w.allSatisfy({ $0 > Homography.defaultEpsilon }) else {
-                        throw Unsupported("a composite whose plane crosses the eye (the floor has no front-half mask)")
+                guard let color = c.color else {
+                    var mask: OpaquePointer?
+                    if alpha < 255 {
+                        mask = masks[alpha] ?? {
+                            var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16(alpha * 257))
+                            let solid = pixman_image_create_solid_fill(&color)!
+                            masks[alpha] = solid
+                            return solid
+                        }()
                     }
-                    guard let transform = pixmanTransform(c.transform, kind: c.kind, over: c.extent) else {
-                        throw Unsupported("a transform out of pixman's fixed-point range")
-                    }
-                    guard let (box, region) = makeRegion(c.footprint, under: damage) else { return nil }
-                    return Op(source: sources[c.source], transform: transform,
-                              filter: c.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR,
-                              mask: mask, offset: (0, 0), box: box, region: region)
+                    return try placed(c, frame, sources[c.source], mask: mask, damage: damage)
                 }
+                // A shadow: a solid color through the copied coverage, the opacity folded into
+                // the color with pixman's rounding (x·a + 128, then (t + t/256) / 256 per channel),
+                // as LayerKit folds it.
+                let premultiplied = color.premultipliedARGB32
+                var folded: UInt32 = 0
+                for shift in stride(from: 0, through: 24, by: 8) {
+                    let t = (premultiplied >> UInt32(shift) & 0xFF) * alpha + 0x80
+                    folded |= ((t + (t >> 8)) >> 8) << UInt32(shift)
+                }
+                var solid = pixman_color_t(red: UInt16(folded >> 16 & 0xFF) * 257, green: UInt16(folded >> 8 & 0xFF) * 257,
+                                           blue: UInt16(folded & 0xFF) * 257, alpha: UInt16(folded >> 24) * 257)
+                let fill = pixman_image_create_solid_fill(&solid)!
+                images.append(fill)
+                guard let op = try placed(c, frame, sources[c.source], mask: nil, damage: damage) else { return nil }
+                return Op(source: fill, transform: op.transform, filter: op.filter, mask: op.source, masked: true,
+                          offset: op.offset, box: op.box, region: op.region)
             })
         }
         images.append(contentsOf: masks.values)
+    }
+
+
+    /// The op that places `c`'s source (`source`), with `mask`, over its footprint (within the
+    /// damage); nil when nothing of it is damaged.
+    private func placed(_ c: CopiedComposite, _ frame: FrameComposites, _ source: OpaquePointer, mask: OpaquePointer?,
+                        damage: Region?) throws -> Op? {
+        switch c.kind {
+        case .degenerate:
+            throw Unsupported("a degenerate composite")
+        case let .integerTranslation(x, y):
+            guard let (box, region) = makeRegion(c.footprint, under: damage) else { return nil }
+            return Op(source: source, transform: nil, filter: PIXMAN_FILTER_NEAREST, mask: mask,
+                      offset: (-x, -y), box: box, region: region)
+        case .affine, .projective:
+            let t = c.transform
+            let w = FrameComposites.sourceCorners(c, frame).map { $0.x * t.m13 + $0.y * t.m23 + t.m33 }
+            guard w.allSatisfy({ $0 > Homography.defaultEpsilon }) else {
+                throw Unsupported("a composite whose plane crosses the eye (the floor has no front-half mask)")
+            }
+            guard let transform = pixmanTransform(c.transform, kind: c.kind, over: c.extent) else {
+                throw Unsupported("a transform out of pixman's fixed-point range")
+            }
+            guard let (box, region) = makeRegion(c.footprint, under: damage) else { return nil }
+            return Op(source: source, transform: transform,
+                      filter: c.filter == .nearest ? PIXMAN_FILTER_NEAREST : PIXMAN_FILTER_BILINEAR,
+                      mask: mask, offset: (0, 0), box: box, region: region)
+        }
     }
 
     private var regions: [UnsafeMutablePointer<pixman_region32_t>] = []
@@ -235,17 +266,21 @@ public final class PixmanFloor: Drawer {
         var clear = pixman_color_t(red: 0, green: 0, blue: 0, alpha: 0)
         _ = pixman_image_fill_boxes(PIXMAN_OP_SRC, target, &clear, Int32(clearBoxes.count), &clearBoxes)
         for op in frames[i % frames.count] {
+            // A shadow's copied coverage is the mask: it is what is placed.
+            let placed = op.masked ? op.mask! : op.source
             if var transform = op.transform {
-                _ = pixman_image_set_transform(op.source, &transform)
-                _ = pixman_image_set_filter(op.source, op.filter, nil, 0)
+                _ = pixman_image_set_transform(placed, &transform)
+                _ = pixman_image_set_filter(placed, op.filter, nil, 0)
             } else {
-                _ = pixman_image_set_transform(op.source, nil)
-                _ = pixman_image_set_filter(op.source, PIXMAN_FILTER_NEAREST, nil, 0)
+                _ = pixman_image_set_transform(placed, nil)
+                _ = pixman_image_set_filter(placed, PIXMAN_FILTER_NEAREST, nil, 0)
             }
             let r = op.box
             if let region = op.region { _ = pixman_image_set_clip_region32(target, region) }
+            let sourceAt = op.masked ? (0, 0) : (r.x + op.offset.x, r.y + op.offset.y)
+            let maskAt = op.masked ? (r.x + op.offset.x, r.y + op.offset.y) : (0, 0)
             pixman_image_composite32(PIXMAN_OP_OVER, op.source, op.mask, target,
-                                     Int32(r.x + op.offset.x), Int32(r.y + op.offset.y), 0, 0,
+                                     Int32(sourceAt.0), Int32(sourceAt.1), Int32(maskAt.0), Int32(maskAt.1),
                                      Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
             if op.region != nil { _ = pixman_image_set_clip_region32(target, nil) }
         }

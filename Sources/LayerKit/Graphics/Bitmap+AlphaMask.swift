@@ -39,6 +39,25 @@ extension Bitmap {
         }
     }
 
+    /// Composites a solid color through `source`'s alpha channel (over): each pixel gets `color`
+    /// times the alpha sampled there and times `opacity` — the way a shadow is drawn from its
+    /// blurred coverage (see `Renderer.Composite.color`). Exactly what drawing the same alpha as
+    /// an 8-bit coverage mask gives, whichever path the transform takes.
+    ///
+    /// - Throws: as `composite(_:operator:transform:filter:clip:opacity:)`.
+    public func composite(alphaOf source: Bitmap, color: Color, transform: Homography = .identity,
+                          filter: ImageFilter = .bilinear, clip: Region? = nil, opacity: Double = 1) throws(BitmapError) {
+        let mask = try AlphaMask(width: source.width, height: source.height)
+        source.withUnsafePixels { pixels in
+            mask.withUnsafeMutableBytes { bytes in
+                for y in 0..<source.height {
+                    for x in 0..<source.width { bytes[y * mask.bytesPerRow + x] = UInt8(pixels[y * source.width + x] >> 24) }
+                }
+            }
+        }
+        try composite(mask, color: color, transform: transform, filter: filter, clip: clip, opacity: opacity)
+    }
+
     /// pixman's composite of a solid color through an A8 mask image, placed by an offset or
     /// `mapped` by an affine map.
     private func compositeWithPixman(_ solid: UInt32, _ mask: AlphaMask, area: Region, maskOffset: (x: Int, y: Int),

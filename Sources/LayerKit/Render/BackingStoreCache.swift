@@ -13,23 +13,36 @@ final class BackingStoreCache {
     enum Fingerprint: Equatable {
         case content(ContentDescription, area: CGRect, scale: CGFloat)
         case border(BorderDescription, area: CGRect, scale: CGFloat)
-        case shadow(ShadowDescription, source: Int, area: CGRect, scale: CGFloat)
+        case shadow(radius: CGFloat, source: Int, area: CGRect, scale: CGFloat)
         case group(signature: Int, area: CGRect, scale: CGFloat)
         indirect case tinted(Fingerprint, Color)
     }
 
     struct Entry {
         let fingerprint: Fingerprint
-        let bitmap: Bitmap
+        /// The pixels: a `Bitmap`, or an `AlphaMask` for shadows.
+        let surface: any StoreSurface
         /// Unique per rasterization: paint signatures use it to tell new pixels from old.
         let generation: Int
+
+        /// The pixels of a bitmap store.
+        var bitmap: Bitmap {
+            guard let bitmap = surface as? Bitmap else { preconditionFailure("store \(generation) holds a coverage mask") }
+            return bitmap
+        }
+
+        /// The pixels of a coverage store.
+        var mask: AlphaMask {
+            guard let mask = surface as? AlphaMask else { preconditionFailure("store \(generation) holds a bitmap") }
+            return mask
+        }
     }
 
     /// A queued drawing of a store's pixels.
     struct Job {
         let level: Int
-        let bitmap: Bitmap
-        let draw: (Bitmap) -> Void
+        let surface: any StoreSurface
+        let draw: () -> Void
     }
 
     private var entries: [PaintItem.Key: Entry] = [:]
@@ -46,35 +59,45 @@ final class BackingStoreCache {
     /// reads). Nil when no such bitmap can be made (a size over the limits).
     func store(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
                draw: @escaping (Bitmap) -> Void) -> Entry? {
-        if let entry = entries[key], entry.fingerprint == fingerprint { return entry }
+        store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, as: Bitmap.self, draw: draw)
+    }
+
+    /// The store for `key` as a surface of type `S` (a `Bitmap`, or an `AlphaMask` of coverage).
+    func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
+                                as type: S.Type, draw: @escaping (S) -> Void) -> Entry? {
+        if let entry = entries[key], entry.fingerprint == fingerprint, entry.surface is S { return entry }
         // A store of the same size is redrawn in place (cleared first) rather than allocated
         // anew: whoever reads it from now on wants the new pixels. Not when it is already queued
         // this frame under another fingerprint (replicator instances sharing a key).
-        let bitmap: Bitmap
+        let surface: S
         let reused: Bool
-        if let old = entries[key]?.bitmap, old.width == width, old.height == height,
+        if let old = entries[key]?.surface as? S, old.width == width, old.height == height,
            pendingLevels[ObjectIdentifier(old)] == nil {
-            bitmap = old
+            surface = old
             reused = true
         } else {
-            guard let made = try? Bitmap(width: width, height: height) else {
+            guard let made = try? S(width: width, height: height) else {
                 entries[key] = nil
                 return nil
             }
-            bitmap = made
+            surface = made
             reused = false
         }
         rasterizations += 1
-        let entry = Entry(fingerprint: fingerprint, bitmap: bitmap, generation: nextGeneration)
+        let entry = Entry(fingerprint: fingerprint, surface: surface, generation: nextGeneration)
         nextGeneration += 1
         entries[key] = entry
-        jobs.append(Job(level: level, bitmap: bitmap, draw: reused ? { $0.clear(); draw($0) } : draw))
-        pendingLevels[ObjectIdentifier(bitmap)] = level
+        jobs.append(Job(level: level, surface: surface) {
+            if reused { surface.clearPixels() }
+            draw(surface)
+        })
+        pendingLevels[ObjectIdentifier(surface)] = level
         return entry
     }
 
-    /// The content-pass level at which `bitmap` is drawn this frame, or nil when it is ready.
-    func pendingLevel(of bitmap: Bitmap) -> Int? { pendingLevels[ObjectIdentifier(bitmap)] }
+    /// The content-pass level at which a store's pixels are drawn this frame, or nil when they
+    /// are ready.
+    func pendingLevel(of surface: AnyObject) -> Int? { pendingLevels[ObjectIdentifier(surface)] }
 
     /// Hands over the queued drawings (the content pass runs them) and forgets them.
     func takeJobs() -> [Job] {
@@ -106,5 +129,26 @@ final class BackingStoreCache {
     var count: Int { entries.count }
 
     /// The bytes of pixels the stores hold.
-    var byteCount: Int { entries.values.reduce(0) { $0 + $1.bitmap.bytesPerRow * $1.bitmap.height } }
+    var byteCount: Int { entries.values.reduce(0) { $0 + $1.surface.byteCount } }
+}
+
+/// What a backing store's pixels live in.
+protocol StoreSurface: AnyObject {
+    init(width: Int, height: Int) throws(BitmapError)
+    var width: Int { get }
+    var height: Int { get }
+    /// The bytes the pixels take.
+    var byteCount: Int { get }
+    /// Makes every pixel transparent (zero coverage).
+    func clearPixels()
+}
+
+extension Bitmap: StoreSurface {
+    var byteCount: Int { bytesPerRow * height }
+    func clearPixels() { clear() }
+}
+
+extension AlphaMask: StoreSurface {
+    var byteCount: Int { bytesPerRow * height }
+    func clearPixels() { withUnsafeMutableBytes { $0.update(repeating: 0) } }
 }

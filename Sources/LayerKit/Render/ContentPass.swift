@@ -13,13 +13,13 @@ enum ContentPass {
         guard !jobs.isEmpty else { return }
         let levels = Dictionary(grouping: jobs, by: \.level).sorted { $0.key < $1.key }
         for (_, level) in levels {
-            let pixels = level.reduce(0) { $0 + $1.bitmap.width * $1.bitmap.height }
+            let pixels = level.reduce(0) { $0 + $1.surface.width * $1.surface.height }
             if threads == 1 || level.count == 1 || pixels < parallelPixelThreshold {
-                for job in level { job.draw(job.bitmap) }
+                for job in level { job.draw() }
                 continue
             }
             // Largest first, so that a big store does not start last and finish alone.
-            let batch = JobBatch(level.sorted { $0.bitmap.width * $0.bitmap.height > $1.bitmap.width * $1.bitmap.height })
+            let batch = JobBatch(level.sorted { $0.surface.width * $0.surface.height > $1.surface.width * $1.surface.height })
             DispatchQueue.concurrentPerform(iterations: min(threads, level.count)) { _ in batch.drainJobs() }
         }
     }
@@ -27,8 +27,8 @@ enum ContentPass {
 
 /// The jobs of one level, taken one at a time by the threads drawing them.
 ///
-/// `@unchecked Sendable` is safe here: each job writes only its own store bitmap (no two jobs of
-/// a frame share one: the cache never queues a bitmap twice), and reads only immutable render
+/// `@unchecked Sendable` is safe here: each job writes only its own store's pixels (no two jobs
+/// of a frame share one: the cache never queues a store twice), and reads only immutable render
 /// descriptions and stores of lower levels, which were finished before this level began. The
 /// only shared mutable state is the next-job index, taken under the mutex. What the jobs call
 /// is safe from several threads at once for different bitmaps: pixman images are per bitmap,
@@ -43,7 +43,7 @@ private final class JobBatch: @unchecked Sendable {
         while true {
             let index = next.withLock { i -> Int in defer { i += 1 }; return i }
             guard index < jobs.count else { return }
-            jobs[index].draw(jobs[index].bitmap)
+            jobs[index].draw()
         }
     }
 }

@@ -71,7 +71,7 @@ struct ItemEmitter {
         hasher.combine(group.maskedCorners.rawValue)
         hasher.combine(node.bounds)
         let fingerprint = BackingStoreCache.Fingerprint.group(signature: hasher.finalize(), area: group.area, scale: group.scale)
-        let level = 1 + (items + maskItems).reduce(-1) { max($0, cache.pendingLevel(of: $1.source) ?? -1) }
+        let level = 1 + (items + maskItems).reduce(-1) { max($0, cache.pendingLevel(of: $1.source.object) ?? -1) }
         let bounds = node.bounds
         guard let store = tintedStore(node, .group, fingerprint, width: size.width, height: size.height, level: level, draw: { offscreen in
             Self.drawGroup(bounds: bounds, group, inner: items, mask: object.mask == nil ? nil : maskItems, into: offscreen)
@@ -217,13 +217,16 @@ struct ItemEmitter {
         let key = node.storeKey(.shadow)
         storeKeys.insert(key)
         let make = source.make
-        guard let store = cache.store(for: key, fingerprint: .shadow(shadow, source: source.identity, area: area, scale: source.scale),
-                                      width: width, height: height, level: source.level + 1, draw: { result in
-            ShadowRasterizer.drawShadow(of: make(), padding: padding, blur: blur, color: shadow.color, into: result)
+        // The store is the blurred coverage alone: the color, the opacity and the offset are
+        // applied when it is composited, so changing them blurs nothing again.
+        guard let store = cache.store(for: key, fingerprint: .shadow(radius: shadow.radius, source: source.identity, area: area,
+                                                                     scale: source.scale),
+                                      width: width, height: height, level: source.level + 1, as: AlphaMask.self, draw: { result in
+            ShadowRasterizer.drawShadow(of: make(), padding: padding, blur: blur, into: result)
         }) else { return }
         let storeToBounds = Homography(scaleX: 1 / source.scale, y: 1 / source.scale)
             .concatenating(Homography(translationX: area.minX + shadow.offset.width, y: area.minY + shadow.offset.height))
-        guard let item = PaintItem(key: node.key(.shadow), source: store.bitmap, sourceIdentity: store.generation,
+        guard let item = PaintItem(key: node.key(.shadow), source: .coverage(store.mask, shadow.color), sourceIdentity: store.generation,
                                    transform: storeToBounds.concatenating(node.transform),
                                    opacity: node.opacity * shadow.opacity, filter: .bilinear, clip: clip,
                                    targetArea: targetArea) else { return }

@@ -14,8 +14,35 @@ struct PaintItem {
         var instance: Int = 0
     }
 
+    /// What an item draws: a bitmap, or a color through a coverage mask (a shadow: a quarter of
+    /// a bitmap's bytes to sample).
+    enum Source {
+        case bitmap(Bitmap)
+        case coverage(AlphaMask, Color)
+
+        var width: Int {
+            switch self {
+            case let .bitmap(b): b.width
+            case let .coverage(m, _): m.width
+            }
+        }
+        var height: Int {
+            switch self {
+            case let .bitmap(b): b.height
+            case let .coverage(m, _): m.height
+            }
+        }
+        /// The store object (for the content pass's dependencies).
+        var object: AnyObject {
+            switch self {
+            case let .bitmap(b): b
+            case let .coverage(m, _): m
+            }
+        }
+    }
+
     let key: Key
-    let source: Bitmap
+    let source: Source
     /// Source pixels → target pixels.
     let transform: Homography
     let opacity: Double
@@ -33,12 +60,19 @@ struct PaintItem {
 }
 
 extension PaintItem {
-    /// Builds an item, computing its extent and signature. `sourceIdentity` must change whenever
-    /// the source's pixels do (a store generation, or an image's identity and version).
+    /// An item drawing a bitmap.
     init?(key: Key, source: Bitmap, sourceIdentity: Int, transform: Homography, opacity: Double,
           filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect) {
+        self.init(key: key, source: .bitmap(source), sourceIdentity: sourceIdentity, transform: transform, opacity: opacity,
+                  filter: filter, clip: clip, targetArea: targetArea)
+    }
+
+    /// Builds an item, computing its extent and signature. `sourceIdentity` must change whenever
+    /// the source's pixels do (a store generation, or an image's identity and version).
+    init?(key: Key, source: Source, sourceIdentity: Int, transform: Homography, opacity: Double,
+          filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect) {
         guard opacity > 0, transform.kind != .degenerate else { return nil }
-        let reach = source.bounds.cgRect.insetBy(dx: -1, dy: -1)
+        let reach = CGRect(x: 0, y: 0, width: source.width, height: source.height).insetBy(dx: -1, dy: -1)
         let polygon = transform.projectedPolygon(of: reach)
         guard let projected = CGRect(boundingPoints: polygon) else { return nil }
         var extent = PixelRect(covering: projected).intersection(targetArea)
@@ -53,6 +87,7 @@ extension PaintItem {
         var hasher = Hasher()
         hasher.combine(key)
         hasher.combine(sourceIdentity)
+        if case let .coverage(_, color) = source { hasher.combine(color) }
         hasher.combine(transform)
         hasher.combine(opacity)
         hasher.combine(filter)

@@ -73,7 +73,13 @@ enum Painter {
             guard item.extent.intersects(bounds) else { continue }
             let reach = Region(item.footprint).intersection(area)
             guard !reach.isEmpty else { continue }
-            try? view.composite(item.source, transform: item.transform, filter: item.filter, clip: reach, opacity: item.opacity)
+            switch item.source {
+            case let .bitmap(source):
+                try? view.composite(source, transform: item.transform, filter: item.filter, clip: reach, opacity: item.opacity)
+            case let .coverage(mask, color):
+                try? view.composite(mask, color: color, transform: item.transform, filter: item.filter, clip: reach,
+                                    opacity: item.opacity)
+            }
         }
     }
 }

@@ -156,19 +156,44 @@ public final class Renderer {
         if lastTarget != nil { pendingDamage.formUnion(Region(frame.damage)) }
         let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
         _ = rasterCache.picture(for: key, firstChange: frame.firstChange)
-        return tree.allItems().map {
-            Composite(source: $0.source, transform: $0.transform, opacity: $0.opacity, filter: $0.filter,
-                      clip: $0.clip, extent: $0.extent, footprint: $0.footprint)
+        return tree.allItems().map { item in
+            let (source, color): (Bitmap, Color?)
+            switch item.source {
+            case let .bitmap(bitmap): (source, color) = (bitmap, nil)
+            case let .coverage(mask, shadowColor): (source, color) = (Self.coverageBitmap(mask), shadowColor)
+            }
+            return Composite(source: source, color: color, transform: item.transform, opacity: item.opacity, filter: item.filter,
+                             clip: item.clip, extent: item.extent, footprint: item.footprint)
         }
+    }
+
+    /// A coverage mask as a bitmap whose every channel is the coverage (white, premultiplied).
+    private static func coverageBitmap(_ mask: AlphaMask) -> Bitmap {
+        guard let bitmap = try? Bitmap(width: mask.width, height: mask.height) else { preconditionFailure("a mask that exists fits a bitmap") }
+        bitmap.withUnsafeMutablePixels { pixels in
+            for y in 0..<mask.height {
+                for x in 0..<mask.width {
+                    let a = UInt32(mask[x, y])
+                    pixels[y * mask.width + x] = a << 24 | a << 16 | a << 8 | a
+                }
+            }
+        }
+        return bitmap
     }
 
     /// One composite of a frame: a source bitmap drawn with the `over` operator through a
     /// homography into the target.
     public struct Composite {
-        /// The pixels drawn: a backing store, an image, a blurred shadow or an offscreen group.
-        /// Shared with the renderer's cache, which redraws a store in place when its content
-        /// changes: read it (or copy it) now, do not change it.
+        /// The pixels drawn: a backing store, an image, an offscreen group — or, when `color`
+        /// is set, a shadow's blurred coverage as the alpha of white pixels. Shared with the
+        /// renderer's cache, which redraws a store in place when its content changes: read it
+        /// (or copy it) now, do not change it.
         public let source: Bitmap
+        /// When set, what is drawn is this color through `source`'s alpha (a shadow: its
+        /// coverage is stored without its color, a quarter of the bytes to sample); pixman draws
+        /// the same with a solid source and `source` as the mask, the opacity folded into the
+        /// color.
+        public let color: Color?
         /// Source pixels → target pixels.
         public let transform: Homography
         /// Multiplies the source's alpha (0...1).

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Makes a shadow bitmap: the alpha of a source, padded, blurred and filled with the shadow's
-/// color (its own alpha included; the shadow opacity is applied when it is composited).
+/// Makes a shadow's coverage: the alpha of a source, padded and blurred.
 enum ShadowRasterizer {
-    /// Draws the shadow of `source` into `result`, a cleared bitmap `padding` pixels larger than
-    /// the source on every side.
-    static func drawShadow(of source: Bitmap, padding: Int, blur: BoxBlur, color: Color, into result: Bitmap) {
+    /// Draws the coverage of the shadow of `source` into `result`, a cleared mask `padding`
+    /// pixels larger than the source on every side: the source's alpha, blurred. The shadow's
+    /// color and opacity are applied when it is composited.
+    static func drawShadow(of source: Bitmap, padding: Int, blur: BoxBlur, into result: AlphaMask) {
         let width = source.width + 2 * padding, height = source.height + 2 * padding
         precondition(result.width == width && result.height == height, "shadow store of the wrong size")
         var plane = [UInt8](repeating: 0, count: width * height)
@@ -16,15 +16,12 @@ enum ShadowRasterizer {
             }
         }
         blur.apply(to: &plane, width: width, height: height)
-        let tint = color.premultipliedARGB32
-        let channels = [tint >> 24 & 0xFF, tint >> 16 & 0xFF, tint >> 8 & 0xFF, tint & 0xFF]
-        result.withUnsafeMutablePixels { pixels in
-            for i in 0..<width * height where plane[i] != 0 {
-                let a = UInt32(plane[i])
-                // Each premultiplied channel scaled by the coverage, rounded exactly.
-                pixels[i] = channels.reduce(0) { word, c in
-                    let t = c * a + 128
-                    return word << 8 | ((t + (t >> 8)) >> 8)
+        let stride = result.bytesPerRow
+        result.withUnsafeMutableBytes { out in
+            plane.withUnsafeBufferPointer { blurred in
+                for y in 0..<height {
+                    guard let to = out.baseAddress, let from = blurred.baseAddress else { return }
+                    (to + y * stride).update(from: from + y * width, count: width)
                 }
             }
         }

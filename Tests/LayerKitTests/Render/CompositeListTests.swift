@@ -14,8 +14,14 @@ import LayerKit
             #expect(composites.count > 5)
             let replay = try Bitmap(width: frame.width, height: frame.height)
             for composite in composites {
-                try replay.composite(composite.source, transform: composite.transform, filter: composite.filter,
-                                     clip: Region(composite.extent), opacity: composite.opacity)
+                if let color = composite.color {
+                    // A shadow: its color through the source's alpha.
+                    try replay.composite(alphaOf: composite.source, color: color, transform: composite.transform,
+                                         filter: composite.filter, clip: Region(composite.extent), opacity: composite.opacity)
+                } else {
+                    try replay.composite(composite.source, transform: composite.transform, filter: composite.filter,
+                                         clip: Region(composite.extent), opacity: composite.opacity)
+                }
             }
             #expect(replay.hasSamePixels(as: frame), "replay differs at t = \(time)")
         }
