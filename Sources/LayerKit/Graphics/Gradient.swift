@@ -36,20 +36,19 @@ extension Bitmap {
     public func fill(_ path: Path, with gradient: Gradient, rule: FillRule = .nonZero, transform: CGAffineTransform = .identity) {
         let stops = gradient.stops
         guard !stops.isEmpty else { return }
-        let polygons = path.applying(transform).flattened(tolerance: 0.01).map(\.points).filter { $0.count >= 3 }
-        guard let box = CGRect(boundingPoints: polygons.flatMap { $0 }) else { return }
-        let area = PixelRect(covering: box).intersection(bounds)
-        guard !area.isEmpty, let rasterizer = FreeTypeRasterizer.current,
-              let source = Self.gradientImage(gradient.kind, stops: stops, transform: transform) else { return }
-        defer { pixman_image_unref(source) }
-        var coverage = rasterizer.coverage(of: polygons, rule: rule, area: area)
-        coverage.withUnsafeMutableBytes { raw in
-            guard let mask = pixman_image_create_bits(PIXMAN_a8, Int32(area.width), Int32(area.height),
-                                                      raw.baseAddress!.assumingMemoryBound(to: UInt32.self),
-                                                      Int32(FreeTypeRasterizer.rowBytes(area.width))) else { return }
-            defer { pixman_image_unref(mask) }
-            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, image, Int32(area.x), Int32(area.y), 0, 0,
-                                     Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
+        ScanConverter.withConverter { converter in
+            converter.addFill(path, transform: transform)
+            guard let area = coverageArea(of: converter, clip: nil),
+                  let source = Self.gradientImage(gradient.kind, stops: stops, transform: transform) else { return }
+            defer { pixman_image_unref(source) }
+            converter.renderMask(rule: rule, area: area) { mask, stride in
+                guard let maskImage = pixman_image_create_bits(PIXMAN_a8, Int32(area.width), Int32(area.height),
+                                                               UnsafeMutableRawPointer(mask).assumingMemoryBound(to: UInt32.self),
+                                                               Int32(stride)) else { return }
+                defer { pixman_image_unref(maskImage) }
+                pixman_image_composite32(PIXMAN_OP_OVER, source, maskImage, image, Int32(area.x), Int32(area.y), 0, 0,
+                                         Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
+            }
         }
     }
 

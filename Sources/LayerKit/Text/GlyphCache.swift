@@ -59,14 +59,16 @@ final class GlyphCache: Sendable {
         let outline = font.outline(ofGlyph: glyph)
         let offset = CGAffineTransform(a: scale, b: 0, c: 0, d: scale,
                                        tx: CGFloat(phaseX) / CGFloat(Self.phases), ty: CGFloat(phaseY) / CGFloat(Self.phases))
-        let polygons = outline.applying(offset).flattened(tolerance: 0.01).map(\.points).filter { $0.count >= 3 }
         var entry = Entry(font: font, coverage: [], area: PixelRect(x: 0, y: 0, width: 0, height: 0), lastUse: 0)
-        if let box = CGRect(boundingPoints: polygons.flatMap { $0 }), let rasterizer = FreeTypeRasterizer.current {
+        ScanConverter.withConverter { converter in
+            converter.addFill(outline, transform: offset)
+            guard let box = converter.boundingBox else { return }
             let area = PixelRect(covering: box)
-            if !area.isEmpty, area.width <= 4096, area.height <= 4096 {
-                entry = Entry(font: font, coverage: rasterizer.coverage(of: polygons, rule: .nonZero, area: area),
-                              area: area, lastUse: 0)
-            }
+            guard !area.isEmpty, area.width <= 4096, area.height <= 4096 else { return }
+            let stride = ScanConverter.rowBytes(area.width)
+            var coverage = [UInt8](repeating: 0, count: stride * area.height)
+            coverage.withUnsafeMutableBufferPointer { converter.render(rule: .nonZero, area: area, into: $0.baseAddress!, stride: stride) }
+            entry = Entry(font: font, coverage: coverage, area: area, lastUse: 0)
         }
         let stored = entry
         state.withLock { s in

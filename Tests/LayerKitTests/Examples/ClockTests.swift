@@ -17,10 +17,10 @@ import Testing
 
     /// Whether the pixel at `distance` points from the centre in direction `angle` (clockwise
     /// from 12 o'clock) is hand-coloured.
-    func inked(_ frame: Bitmap, angle: Double, distance: Double, color: Color = ClockScene.ink) -> Bool {
+    func inked(_ frame: Bitmap, angle: Double, distance: Double, color: Color = ClockScene.ink, tolerance: Double = 0.2) -> Bool {
         let x = 120 + sin(angle) * distance, y = 120 - cos(angle) * distance
         let p = frame.pixel(x: Int(x.rounded(.down)), y: Int(y.rounded(.down)))
-        return abs(p.red - color.red) < 0.2 && abs(p.green - color.green) < 0.2 && abs(p.blue - color.blue) < 0.2
+        return abs(p.red - color.red) < tolerance && abs(p.green - color.green) < tolerance && abs(p.blue - color.blue) < tolerance
     }
 
     @Test(arguments: [ClockScene.Style.layers, .shapes])
@@ -40,7 +40,10 @@ import Testing
         let between = (9.5 + 15.0 / 3600) / 12 * 2 * .pi
         #expect(inked(f, angle: between, distance: 40))
         #expect(!inked(f, angle: 9.0 / 12 * 2 * .pi, distance: 45) && !inked(f, angle: 10.0 / 12 * 2 * .pi, distance: 45))
-        #expect(inked(f, angle: .pi / 2, distance: 90, color: ClockScene.accent))   // second hand, right
+        // Second hand, right. It is 1.575 points wide, centred on a pixel edge, so the probed
+        // pixel is 79 % covered: its red sits 0.2 from the accent's (0.1999 with FreeType's
+        // 1/64-pixel coordinates, 0.2039 with exact ones), hence the wider tolerance.
+        #expect(inked(f, angle: .pi / 2, distance: 90, color: ClockScene.accent, tolerance: 0.25))
         #expect(inked(f, angle: .pi, distance: 70))                                 // minute hand, down
     }
 
