@@ -17,6 +17,22 @@ extension Bitmap {
         }
     }
 
+    /// Strokes a path with a color, anti-aliased: one outline filled once, so that no pixel is
+    /// covered twice where the stroke overlaps itself.
+    ///
+    /// Under a transform that keeps angles (a rotation, uniform scale and translation) the
+    /// stroke is built in device pixels; under any other it is built in the path's space and
+    /// its outline transformed, so that it is as thick as the transform makes it in each
+    /// direction.
+    public func stroke(_ path: Path, with color: Color, style: StrokeStyle = StrokeStyle(),
+                       transform: CGAffineTransform = .identity, clip: Region? = nil) {
+        guard color.alpha > 0 else { return }
+        ScanConverter.withConverter { converter in
+            converter.addStroke(path, style: style, transform: transform)
+            fill(converter, with: color, rule: .nonZero, clip: clip)
+        }
+    }
+
     /// Composites a solid color through the coverage of the converter's edges, over the pixels
     /// they touch (within `clip`).
     func fill(_ converter: ScanConverter, with color: Color, rule: FillRule, clip: Region?) {
@@ -71,6 +87,39 @@ extension Bitmap {
 }
 
 extension ScanConverter {
+    /// Adds the outline of a path's stroke, mapped through `transform`, within the device
+    /// tolerance.
+    func addStroke(_ path: Path, style: StrokeStyle, transform t: CGAffineTransform) {
+        let xx = t.a * t.a + t.b * t.b, yy = t.c * t.c + t.d * t.d, xy = t.a * t.c + t.b * t.d
+        // The transform's largest stretch: the square root of MᵀM's larger eigenvalue.
+        let stretch = ((xx + yy) / 2 + (((xx - yy) / 2) * ((xx - yy) / 2) + xy * xy).squareRoot()).squareRoot()
+        guard stretch > 0, stretch.isFinite else { return }
+        let keepsAngles = abs(xx - yy) <= 1e-9 * max(xx, yy) && abs(xy) <= 1e-9 * max(xx, yy)
+        let stroker = self.stroker
+        let tolerance = keepsAngles ? Path.deviceTolerance : Path.deviceTolerance / stretch
+        guard stroker.configure(keepsAngles ? style.scaled(by: stretch) : style, tolerance: tolerance) else { return }
+        let maximumTurn = Stroker.maximumTurn(half: stroker.half, tolerance: tolerance)
+        withPointBuffer { buffer in
+            var smoothness: [Bool]? = self.smoothness
+            defer { self.smoothness = smoothness ?? [] }
+            path.flatten(transform: keepsAngles ? t : nil, tolerance: tolerance, straddling: true, maximumTurn: maximumTurn,
+                         into: &buffer, smoothness: &smoothness) { points, smooth, closed in
+                stroker.addSubpath(points, smoothness: smooth, closed: closed) { contour in
+                    if keepsAngles {
+                        addPolygon(contour)
+                    } else {
+                        var previous = contour[contour.count - 1].applying(t)
+                        for p in contour {
+                            let q = p.applying(t)
+                            addEdge(from: previous, to: q)
+                            previous = q
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Adds a path's subpaths (each closed implicitly), mapped through `transform` and
     /// flattened to the device tolerance.
     func addFill(_ path: Path, transform: CGAffineTransform) {

@@ -37,6 +37,10 @@ final class ScanConverter {
     private var mask: [UInt8] = []
     /// Points of the subpath being flattened.
     private var points: [CGPoint] = []
+    /// Flags of the subpath being flattened for a stroke (see `Path.flatten`).
+    var smoothness: [Bool] = []
+    /// Builds stroke outlines for this converter's fills.
+    private(set) lazy var stroker = Stroker()
 
     /// Forgets the edges of the previous fill.
     func reset() {
@@ -177,7 +181,12 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
 /// An edge cut to the rows of the area being scanned.
 struct ScanEdge {
     var yTop: Double, yBottom: Double
-    var edge: ScanConverter.Edge
+    /// x at `yTop`, and its change per unit of y.
+    var xTop: Double, slope: Double
+    /// +1 when the outline runs down the edge, −1 when it runs up.
+    var direction: Double
+
+    @inline(__always) func x(at y: Double) -> Double { xTop + (y - yTop) * slope }
 }
 
 /// The scan's buffers.
@@ -190,10 +199,13 @@ final class ScanScratch {
     let keys = ScratchBuffer<Double>()
     let cuts = ScratchBuffer<Double>()
     let accumulation = ScratchBuffer<Double>()
+    let touched = ScratchBuffer<Int32>()
+    let marks = ScratchBuffer<UInt8>()
     private(set) var edgeCount = 0
 
     var retainedBytes: Int {
         edges.bytes + order.bytes + rowStarts.bytes + active.bytes + band.bytes + keys.bytes + cuts.bytes + accumulation.bytes
+            + touched.bytes + marks.bytes
     }
 
     /// Keeps the edges that cross the area's rows and do not lie wholly right of it, in the
@@ -208,7 +220,7 @@ final class ScanScratch {
             guard e.y1 > 0, e.y0 < h, min(e.x0, e.x1) < w else { continue }
             let top = max(e.y0, 0), bottom = min(e.y1, h)
             guard bottom > top else { continue }
-            kept[count] = ScanEdge(yTop: top, yBottom: bottom, edge: e)
+            kept[count] = ScanEdge(yTop: top, yBottom: bottom, xTop: e.x(at: top), slope: e.slope, direction: e.direction)
             count += 1
         }
         edgeCount = count
@@ -228,10 +240,16 @@ final class ScanScratch {
         keys.reserve(count)
         cuts.reserve(2 * count + 2)
         accumulation.reserve(width + 2).initialize(repeating: 0, count: width + 2)
+        touched.reserve(width + 2)
+        marks.reserve(width + 2).initialize(repeating: 0, count: width + 2)
     }
 }
 
 /// The sweep, row by row, over prepared scratch.
+///
+/// Each row's edges add their areas to the accumulation cells they touch; the running sum of
+/// the cells, left to right, is the coverage. Only touched cells are visited: the runs between
+/// them have one coverage each and are filled at once.
 private struct RowScan {
     let edges: UnsafeMutablePointer<ScanEdge>
     let order: UnsafeMutablePointer<Int32>
@@ -244,6 +262,10 @@ private struct RowScan {
     let cuts: UnsafeMutablePointer<Double>
     var cutCount = 0
     let acc: UnsafeMutablePointer<Double>
+    /// The cells touched in this row, once each (`marks` says which).
+    let touched: UnsafeMutablePointer<Int32>
+    var touchedCount = 0
+    let marks: UnsafeMutablePointer<UInt8>
     let width: Int, height: Int
     let summingAreas: Bool
 
@@ -256,6 +278,8 @@ private struct RowScan {
         keys = scratch.keys.base
         cuts = scratch.cuts.base
         acc = scratch.accumulation.base
+        touched = scratch.touched.base
+        marks = scratch.marks.base
         self.width = width
         self.height = height
         self.summingAreas = summingAreas
@@ -282,34 +306,72 @@ private struct RowScan {
                 continue
             }
             scanRow(top: top, rule: rule)
-            // The running sum of the accumulated areas is the coverage; the row is left zeroed.
-            // Even-odd folds a summed coverage above 1 back (2 → 0), as FreeType does; the exact
-            // paths never exceed 1.
-            var sum = 0.0
-            if rule == .nonZero {
-                for x in 0..<width {
-                    sum += acc[x]
-                    acc[x] = 0
-                    rowOutput[x] = UInt8(min(abs(sum), 1) * 255 + 0.5)
-                }
-            } else {
-                for x in 0..<width {
-                    sum += acc[x]
-                    acc[x] = 0
-                    var c = abs(sum).truncatingRemainder(dividingBy: 2)
-                    if c > 1 { c = 2 - c }
-                    rowOutput[x] = UInt8(c * 255 + 0.5)
-                }
-            }
-            acc[width] = 0
-            acc[width + 1] = 0
+            emitRow(rowOutput, rule: rule)
+            sortActive(at: bottom)
         }
     }
 
-    /// Accumulates one row's coverage.
+    /// Orders the active edges by x at `y` (insertion sort: the order changes little from row
+    /// to row), so that each band of the next row starts nearly sorted.
+    private mutating func sortActive(at y: Double) {
+        // Crowded rows take the signed-area sum, which needs no order.
+        guard activeCount > 1, activeCount <= Self.maximumExactEdges else { return }
+        for i in 1..<activeCount {
+            let value = active[i]
+            let key = edges[Int(value)].x(at: y)
+            var j = i - 1
+            while j >= 0, edges[Int(active[j])].x(at: y) > key {
+                active[j + 1] = active[j]
+                j -= 1
+            }
+            active[j + 1] = value
+        }
+    }
+
+    /// Writes the row's coverage from the touched cells and clears them.
+    private mutating func emitRow(_ out: UnsafeMutablePointer<UInt8>, rule: FillRule) {
+        @inline(__always) func level(_ sum: Double) -> UInt8 {
+            var c = abs(sum)
+            if rule == .evenOdd {
+                // A summed coverage above 1 folds back (2 → 0), as FreeType does; only the
+                // fallback for crowded rows can exceed 1.
+                c = c.truncatingRemainder(dividingBy: 2)
+                if c > 1 { c = 2 - c }
+            }
+            return UInt8(min(c, 1) * 255 + 0.5)
+        }
+        var sum = 0.0
+        if touchedCount > 64 {
+            // Many cells (long shallow edges): one pass over the row.
+            for x in 0..<width {
+                sum += acc[x]
+                out[x] = level(sum)
+            }
+        } else {
+            Self.insertionSort(touched, touchedCount)
+            var x = 0
+            for k in 0..<touchedCount {
+                let cell = Int(touched[k])
+                guard cell < width else { break }
+                if cell > x { (out + x).initialize(repeating: level(sum), count: cell - x) }
+                sum += acc[cell]
+                out[cell] = level(sum)
+                x = cell + 1
+            }
+            if x < width { (out + x).initialize(repeating: level(sum), count: width - x) }
+        }
+        for k in 0..<touchedCount {
+            let cell = Int(touched[k])
+            acc[cell] = 0
+            marks[cell] = 0
+        }
+        touchedCount = 0
+    }
+
+    /// Accumulates one row's coverage, band by band: the row is cut where edges begin or end
+    /// inside it, so that every edge in a band spans the band.
     private mutating func scanRow(top: Double, rule: FillRule) {
         let bottom = top + 1
-        // Bands: the row cut where edges begin or end inside it, so every edge in a band spans it.
         cutCount = 0
         cuts[cutCount] = top; cutCount += 1
         for k in 0..<activeCount {
@@ -322,70 +384,58 @@ private struct RowScan {
         // bands × edges: there each edge adds its signed area as FreeType's rasterizer does,
         // exact except where the winding passes 1.
         if cutCount > Self.maximumCuts || activeCount > Self.maximumExactEdges || summingAreas {
-            depositAll(top: top)
+            for j in 0..<activeCount {
+                let e = edges[Int(active[j])]
+                let ya = max(e.yTop, top), yb = min(e.yBottom, bottom)
+                guard yb > ya else { continue }
+                deposit(e, from: ya, to: yb, rowTop: top, sign: e.direction)
+            }
             return
         }
         if cutCount > 2 { Self.insertionSort(cuts, cutCount) }
-
-        // Most rows never reach a winding of 2, nor mix windings of opposite signs: then each
-        // edge's signed area is exact, added once for the whole row.
-        var simple = true
-        var rowSign = 0.0
-        var k = 0
-        bands: while k + 1 < cutCount {
-            let ya = cuts[k], yb = cuts[k + 1]
-            k += 1
-            guard yb > ya else { continue }
-            gatherBand(ya, yb)
-            if !bandIsOrdered(ya, yb) { simple = false; break }
-            var winding = 0.0
-            for j in 0..<bandCount {
-                winding += edges[Int(band[j])].edge.direction
-                if abs(winding) > 1 { simple = false; break bands }
-                if winding != 0 {
-                    if rowSign == 0 { rowSign = winding } else if rowSign != winding { simple = false; break bands }
-                }
-            }
-        }
-        if simple {
-            depositAll(top: top)
-            return
-        }
         var budget = 256   // bands halved at crossings in this row, at most
         for k in 0..<(cutCount - 1) where cuts[k + 1] > cuts[k] {
-            exactBand(cuts[k], cuts[k + 1], rowTop: top, rule: rule, budget: &budget)
+            band(cuts[k], cuts[k + 1], rowTop: top, rule: rule, budget: &budget)
         }
     }
 
     /// Rows with more cuts or active edges than these take the signed-area sum.
     static let maximumCuts = 64, maximumExactEdges = 256
 
-    /// Adds every active edge's signed area within the row.
-    private func depositAll(top: Double) {
-        for j in 0..<activeCount {
-            let e = edges[Int(active[j])]
-            let ya = max(e.yTop, top), yb = min(e.yBottom, top + 1)
-            guard yb > ya else { continue }
-            deposit(e.edge, from: ya, to: yb, rowTop: top, sign: e.edge.direction)
-        }
-    }
-
-    /// Adds only the edges where the rule's inside begins (+) or ends (−) in the band, so that
-    /// overlaps count once. A band in which edges cross is halved until they do not (down to
-    /// 1/256 pixel, within the row's budget).
-    private mutating func exactBand(_ ya: Double, _ yb: Double, rowTop: Double, rule: FillRule, budget: inout Int) {
+    /// Adds, in one band, only the edges where the rule's inside begins (+) or ends (−), so
+    /// that overlaps count once; where the winding never passes 1 those are all the edges. A
+    /// band in which neighbouring edges cross is cut where they cross (edges are straight, so
+    /// each pair crosses once), and the parts are scanned in turn, within the row's budget.
+    private mutating func band(_ ya: Double, _ yb: Double, rowTop: Double, rule: FillRule, budget: inout Int) {
         gatherBand(ya, yb)
-        if !bandIsOrdered(ya, yb), yb - ya > 1.0 / 256, budget > 0 {
-            budget -= 1
-            let mid = (ya + yb) / 2
-            exactBand(ya, mid, rowTop: rowTop, rule: rule, budget: &budget)
-            exactBand(mid, yb, rowTop: rowTop, rule: rule, budget: &budget)
-            return
+        if bandCount > 1, budget > 0, yb - ya > 1e-9 {
+            let crossings = withUnsafeTemporaryAllocation(of: Double.self, capacity: bandCount) { splits -> Int in
+                var count = 0
+                let slack = 1e-9
+                for j in 0..<(bandCount - 1) {
+                    let e1 = edges[Int(band[j])], e2 = edges[Int(band[j + 1])]
+                    let top = e1.x(at: ya) - e2.x(at: ya), bottom = e1.x(at: yb) - e2.x(at: yb)
+                    guard top > slack || bottom > slack, (top > 0) != (bottom > 0) else { continue }
+                    let y = ya + (yb - ya) * top / (top - bottom)
+                    if y > ya, y < yb { splits[count] = y; count += 1 }
+                }
+                guard count > 0 else { return 0 }
+                Self.insertionSort(splits.baseAddress!, count)
+                budget -= count
+                var from = ya
+                for k in 0..<count where splits[k] > from {
+                    band(from, splits[k], rowTop: rowTop, rule: rule, budget: &budget)
+                    from = splits[k]
+                }
+                band(from, yb, rowTop: rowTop, rule: rule, budget: &budget)
+                return count
+            }
+            if crossings > 0 { return }
         }
         var winding = 0.0
         var inside = false
         for j in 0..<bandCount {
-            let e = edges[Int(band[j])].edge
+            let e = edges[Int(band[j])]
             let wasInside = inside
             switch rule {
             case .nonZero:
@@ -409,26 +459,10 @@ private struct RowScan {
             let e = edges[Int(i)]
             guard e.yTop <= ya, e.yBottom >= yb else { continue }
             band[bandCount] = i
-            keys[bandCount] = e.edge.x(at: mid)
+            keys[bandCount] = e.x(at: mid)
             bandCount += 1
         }
         if bandCount > 1 { sortBand() }
-    }
-
-    /// Whether the band's edges keep their middle order at its top and bottom, so that none
-    /// cross inside it (straight edges cross at most once).
-    private func bandIsOrdered(_ ya: Double, _ yb: Double) -> Bool {
-        guard bandCount > 1 else { return true }
-        let slack = 1e-9
-        var previousTop = -Double.infinity, previousBottom = -Double.infinity
-        for j in 0..<bandCount {
-            let e = edges[Int(band[j])].edge
-            let xt = e.x(at: ya), xb = e.x(at: yb)
-            if xt < previousTop - slack || xb < previousBottom - slack { return false }
-            previousTop = xt
-            previousBottom = xb
-        }
-        return true
     }
 
     /// Insertion sort of the band by key: bands are nearly sorted from one to the next. Large
@@ -461,14 +495,15 @@ private struct RowScan {
                 root = child
             }
         }
-        for start in stride(from: n / 2 - 1, through: 0, by: -1) { siftDown(start, n) }
-        for end in stride(from: n - 1, to: 0, by: -1) {
+        for start in Swift.stride(from: n / 2 - 1, through: 0, by: -1) { siftDown(start, n) }
+        for end in Swift.stride(from: n - 1, to: 0, by: -1) {
             swapAt(0, end)
             siftDown(0, end)
         }
     }
 
-    private static func insertionSort(_ v: UnsafeMutablePointer<Double>, _ count: Int) {
+    private static func insertionSort<T: Comparable>(_ v: UnsafeMutablePointer<T>, _ count: Int) {
+        guard count > 1 else { return }
         for i in 1..<count {
             let value = v[i]
             var j = i - 1
@@ -478,58 +513,67 @@ private struct RowScan {
     }
 
     /// Adds the signed area right of the edge between `ya` and `yb` (inside one row) to the
-    /// accumulation row; parts left of the area count wholly in its first column, parts right of
-    /// it not at all.
+    /// accumulation cells; parts left of the area count wholly in its first column, parts right
+    /// of it not at all.
     @inline(__always)
-    private func deposit(_ e: ScanConverter.Edge, from ya: Double, to yb: Double, rowTop: Double, sign: Double) {
+    private mutating func deposit(_ e: ScanEdge, from ya: Double, to yb: Double, rowTop: Double, sign: Double) {
         var xa = e.x(at: ya), xb = e.x(at: yb)
         var ta = ya - rowTop, tb = yb - rowTop
         let w = Double(width)
-        if xa <= 0, xb <= 0 { acc[0] += sign * (tb - ta); return }
+        if xa <= 0, xb <= 0 { add(0, sign * (tb - ta)); return }
         if xa >= w, xb >= w { return }
         if xa < 0 || xb < 0 {
             let t = ta + (tb - ta) * (0 - xa) / (xb - xa)
-            if xa < 0 { acc[0] += sign * (t - ta); ta = t; xa = 0 } else { acc[0] += sign * (tb - t); tb = t; xb = 0 }
+            if xa < 0 { add(0, sign * (t - ta)); ta = t; xa = 0 } else { add(0, sign * (tb - t)); tb = t; xb = 0 }
         }
         if xa > w || xb > w {
             let t = ta + (tb - ta) * (w - xa) / (xb - xa)
             if xa > w { ta = t; xa = w } else { tb = t; xb = w }
         }
         guard tb > ta else { return }
-        Self.accumulate(xa, ta, xb, tb, sign: sign, acc: acc)
+        accumulate(xa, ta, xb, tb, sign: sign)
     }
 
-    /// font-rs's accumulation of a line inside one row (0 ≤ x ≤ width): `acc[i]` receives the
+    @inline(__always)
+    private mutating func add(_ cell: Int, _ value: Double) {
+        if marks[cell] == 0 {
+            marks[cell] = 1
+            touched[touchedCount] = Int32(cell)
+            touchedCount += 1
+        }
+        acc[cell] += value
+    }
+
+    /// font-rs's accumulation of a line inside one row (0 ≤ x ≤ width): cell i receives the
     /// change of coverage from column i − 1 to column i.
     @inline(__always)
-    private static func accumulate(_ xa: Double, _ ya: Double, _ xb: Double, _ yb: Double, sign: Double,
-                                   acc: UnsafeMutablePointer<Double>) {
+    private mutating func accumulate(_ xa: Double, _ ya: Double, _ xb: Double, _ yb: Double, sign: Double) {
         let d = sign * (yb - ya)
         let x0 = min(xa, xb), x1 = max(xa, xb)
         let x0floor = x0.rounded(.down), x0i = Int(x0floor)
         let x1ceil = x1.rounded(.up), x1i = Int(x1ceil)
         if x1i <= x0i + 1 {
             let xmf = 0.5 * (xa + xb) - x0floor
-            acc[x0i] += d - d * xmf
-            acc[x0i + 1] += d * xmf
+            add(x0i, d - d * xmf)
+            add(x0i + 1, d * xmf)
         } else {
             let s = 1 / (x1 - x0)
             let x0f = x0 - x0floor
             let a0 = 0.5 * s * (1 - x0f) * (1 - x0f)
             let x1f = x1 - x1ceil + 1
             let am = 0.5 * s * x1f * x1f
-            acc[x0i] += d * a0
+            add(x0i, d * a0)
             if x1i == x0i + 2 {
-                acc[x0i + 1] += d * (1 - a0 - am)
+                add(x0i + 1, d * (1 - a0 - am))
             } else {
                 let a1 = s * (1.5 - x0f)
-                acc[x0i + 1] += d * (a1 - a0)
+                add(x0i + 1, d * (a1 - a0))
                 var xi = x0i + 2
-                while xi < x1i - 1 { acc[xi] += d * s; xi += 1 }
+                while xi < x1i - 1 { add(xi, d * s); xi += 1 }
                 let a2 = a1 + Double(x1i - x0i - 3) * s
-                acc[x1i - 1] += d * (1 - a2 - am)
+                add(x1i - 1, d * (1 - a2 - am))
             }
-            acc[x1i] += d * am
+            add(x1i, d * am)
         }
     }
 }

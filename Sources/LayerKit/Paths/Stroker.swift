@@ -25,240 +25,423 @@ public struct StrokeStyle: Hashable, Sendable {
         self.lineWidth = lineWidth; self.lineCap = lineCap; self.lineJoin = lineJoin
         self.miterLimit = miterLimit; self.dashPattern = dashPattern; self.dashPhase = dashPhase
     }
+
+    /// Whether the dash pattern dashes: a pattern with a negative or non-finite entry, or that
+    /// sums to zero, strokes solid (as Core Graphics ignores such patterns).
+    var isDashed: Bool {
+        !dashPattern.isEmpty && dashPattern.allSatisfy { $0.isFinite && $0 >= 0 } && dashPattern.reduce(0, +) > 0
+    }
+
+    /// The style with lengths (width and dashes) multiplied by `scale`.
+    func scaled(by scale: CGFloat) -> StrokeStyle {
+        var style = self
+        style.lineWidth *= scale
+        style.dashPattern = dashPattern.map { $0 * scale }
+        style.dashPhase *= scale
+        return style
+    }
 }
 
-extension Path {
-    /// The area a stroke covers, as a path to fill with the non-zero rule: one clockwise piece
-    /// per segment, join and cap, whose union is the stroke.
-    ///
-    /// `tolerance` is how closely round joins and caps follow their circles, in the path's
-    /// units. A dash pattern with a negative or non-finite entry, or that sums to zero, strokes
-    /// solid (as Core Graphics ignores such patterns).
-    public func strokedOutline(_ style: StrokeStyle, tolerance: CGFloat = 0.05) -> Path {
+/// Turns flattened subpaths into stroke outlines: one closed contour around each open subpath
+/// or dash (its two offset sides joined by the caps), two around each closed subpath, to be
+/// filled with the non-zero rule.
+///
+/// At each corner the outer side gets the join (miter up to the limit, bevel, or a round arc);
+/// the inner side cuts across where the two offset lines meet when both segments are long
+/// enough, which leaves no overlap, and otherwise runs through the corner point, which leaves an
+/// overlap that the scan converter fills once. Bends gentler than `gentleTurn` (the pieces of a
+/// flattened curve) get no join geometry: their offset lines meet, within the tolerance.
+/// Round joins and caps are arcs within the tolerance, their points placed to straddle the
+/// circle as flattened curves straddle theirs.
+///
+/// Scratch is reused from subpath to subpath; a stroker belongs to one thread at a time (it
+/// lives in a pooled `ScanConverter`).
+final class Stroker {
+    private var style = StrokeStyle()
+    private(set) var half: CGFloat = 0.5
+    private var gentleTurn: CGFloat = 0
+    private var arcStep: CGFloat = .pi
+    private var tolerance: CGFloat = Path.deviceTolerance
+    /// The dash pattern (even length) and phase, when dashing.
+    private var dashes: [CGFloat] = []
+    private var dashPhase: CGFloat = 0
+
+    // Scratch, reused.
+    private var points: [CGPoint] = []
+    /// Per point of `points`: whether it lies inside a curve, where the stroke bends smoothly.
+    private var smooth: [Bool] = []
+    private var directions: [CGPoint] = []
+    private var lengths: [CGFloat] = []
+    /// Per segment, how much of each inner offset its corners cut away: start on the left,
+    /// start on the right, end on the left, end on the right.
+    private var consumed: [CGFloat] = []
+    private var left: [CGPoint] = []
+    private var right: [CGPoint] = []
+    private var contour: [CGPoint] = []
+    private var dash: [CGPoint] = []
+    private var dashSmooth: [Bool] = []
+    private var firstDash: [CGPoint] = []
+    private var firstDashSmooth: [Bool] = []
+
+    /// The most dashes one subpath is cut into; beyond, the rest of it is one dash.
+    static let maximumDashes = 100_000
+
+    /// Sets the style for the subpaths to come, in their units; `tolerance` is how far the
+    /// outline may stray from the true stroke. False when the stroke draws nothing.
+    func configure(_ style: StrokeStyle, tolerance: CGFloat) -> Bool {
         let half = style.lineWidth / 2
-        guard half > 0, half.isFinite else { return Path() }
-        var polylines = flattened(tolerance: tolerance)
-        if Self.isUsableDashPattern(style.dashPattern) {
-            polylines = polylines.flatMap { Self.dash($0, pattern: style.dashPattern, phase: style.dashPhase) }
+        guard half > 0, half.isFinite, tolerance > 0, tolerance.isFinite else { return false }
+        self.style = style
+        self.half = half
+        self.tolerance = tolerance
+        gentleTurn = min(Self.maximumTurn(half: half, tolerance: tolerance), 0.5)
+        // A sagitta of 1.5 × tolerance, with points moved out by two thirds of it: within tolerance.
+        arcStep = 2 * acos(1 - min(1.5 * tolerance / half, 1))
+        if style.isDashed {
+            dashes = style.dashPattern.count % 2 == 0 ? style.dashPattern : style.dashPattern + style.dashPattern
+            dashPhase = style.dashPhase.isFinite ? style.dashPhase : 0
+        } else {
+            dashes = []
         }
-        var pieces = Path()
-        for line in polylines {
-            var points = line.points
-            // Drop repeated points: they have no direction.
-            points = points.enumerated().filter { $0.offset == 0 || $0.element != points[$0.offset - 1] }.map(\.element)
-            if line.isClosed, points.count > 2, points.first == points.last { points.removeLast() }
-            if points.count == 1 {
-                // A zero-length subpath: round and square caps still draw a dot, as Core Graphics does.
-                Self.addDot(at: points[0], half: half, cap: style.lineCap, tolerance: tolerance, to: &pieces)
-                continue
-            }
-            let closed = line.isClosed && points.count > 2
-            let count = closed ? points.count : points.count - 1
-            for i in 0..<count {
-                let a = points[i], b = points[(i + 1) % points.count]
-                let n = Self.normal(from: a, to: b, half: half)
-                Self.addPolygon([CGPoint(x: a.x + n.x, y: a.y + n.y), CGPoint(x: b.x + n.x, y: b.y + n.y),
-                                 CGPoint(x: b.x - n.x, y: b.y - n.y), CGPoint(x: a.x - n.x, y: a.y - n.y)], to: &pieces)
-            }
-            // Joins at interior vertices (all of them when closed).
-            let joins = closed ? Array(points.indices) : Array(points.indices.dropFirst().dropLast())
-            for i in joins {
-                let previous = points[(i - 1 + points.count) % points.count], vertex = points[i]
-                let next = points[(i + 1) % points.count]
-                Self.addJoin(previous, vertex, next, half: half, style: style, tolerance: tolerance, to: &pieces)
-            }
-            if !closed {
-                Self.addCap(at: points[0], away: points[1], half: half, cap: style.lineCap, tolerance: tolerance, to: &pieces)
-                Self.addCap(at: points[points.count - 1], away: points[points.count - 2], half: half, cap: style.lineCap,
-                            tolerance: tolerance, to: &pieces)
-            }
-        }
-        return pieces
+        return true
     }
 
-    static func isUsableDashPattern(_ pattern: [CGFloat]) -> Bool {
-        !pattern.isEmpty && pattern.allSatisfy { $0.isFinite && $0 >= 0 } && pattern.reduce(0, +) > 0
+    /// The largest turn one flattened piece of a curve may make under a stroke of half-width
+    /// `half`: the offset of a polyline bending by θ strays about half·θ²/8 from the offset
+    /// curve, kept within half the tolerance.
+    static func maximumTurn(half: CGFloat, tolerance: CGFloat) -> CGFloat {
+        2 * (tolerance / half).squareRoot()
     }
 
-    /// The dashes of a polyline: the "on" stretches of the pattern, starting `phase` into it.
-    static func dash(_ line: Polyline, pattern: [CGFloat], phase: CGFloat) -> [Polyline] {
-        var points = line.points
-        if line.isClosed, let first = points.first { points.append(first) }
-        let period = pattern.reduce(0, +)
-        var offset = phase.truncatingRemainder(dividingBy: period)
+    /// Strokes one flattened subpath, handing each contour of its outline to `emit`.
+    /// `smoothness` (empty, or one flag per point) tells the points inside curves: the stroke
+    /// bends round there whatever its join, as the offset of a curve does (at a cusp too).
+    func addSubpath(_ raw: UnsafeBufferPointer<CGPoint>, smoothness: UnsafeBufferPointer<Bool>, closed: Bool,
+                    emit: (UnsafeBufferPointer<CGPoint>) -> Void) {
+        // A lone move (one point) draws nothing; a segment without length draws a dot.
+        guard raw.count >= 2 else { return }
+        points.removeAll(keepingCapacity: true)
+        smooth.removeAll(keepingCapacity: true)
+        for (i, p) in raw.enumerated() {
+            let isSmooth = i < smoothness.count && smoothness[i]
+            if let last = points.last, Self.same(last, p) {
+                smooth[smooth.count - 1] = smooth[smooth.count - 1] && isSmooth
+            } else {
+                points.append(p)
+                smooth.append(isSmooth)
+            }
+        }
+        if closed, points.count > 2, Self.same(points[0], points[points.count - 1]) {
+            points.removeLast()
+            smooth[0] = smooth[0] && smooth.removeLast()
+        }
+        if points.count == 1 {
+            dot(at: points[0], direction: nil, emit: emit)
+            return
+        }
+        if dashes.isEmpty {
+            let line = points, flags = smooth
+            line.withUnsafeBufferPointer { p in flags.withUnsafeBufferPointer { stroke(p, $0, closed: closed, emit: emit) } }
+        } else {
+            dashPieces(closed: closed, emit: emit)
+        }
+    }
+
+    private static func same(_ a: CGPoint, _ b: CGPoint) -> Bool { abs(a.x - b.x) < 1e-9 && abs(a.y - b.y) < 1e-9 }
+
+    // MARK: Outlines
+
+    /// The outline of a polyline without repeated points (two or more), `smooth` flagging the
+    /// points inside curves.
+    private func stroke(_ p: UnsafeBufferPointer<CGPoint>, _ smooth: UnsafeBufferPointer<Bool>, closed: Bool,
+                        emit: (UnsafeBufferPointer<CGPoint>) -> Void) {
+        let n = p.count
+        let segments = closed ? n : n - 1
+        directions.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
+        for i in 0..<segments {
+            let a = p[i], b = p[(i + 1) % n]
+            let length = hypot(b.x - a.x, b.y - a.y)
+            directions.append(CGPoint(x: (b.x - a.x) / length, y: (b.y - a.y) / length))
+            lengths.append(length)
+        }
+        consumed.removeAll(keepingCapacity: true)
+        consumed.append(contentsOf: repeatElement(0, count: 4 * segments))
+        left.removeAll(keepingCapacity: true)
+        right.removeAll(keepingCapacity: true)
+        let h = half
+        if !closed {
+            let n0 = normal(directions[0])
+            left.append(p[0] + n0 * h)
+            right.append(p[0] - n0 * h)
+        }
+        for v in (closed ? 0 : 1)..<(closed ? n : n - 1) {
+            join(at: p[v], incoming: (v - 1 + segments) % segments, outgoing: v, smooth: smooth[v])
+        }
+        contour.removeAll(keepingCapacity: true)
+        if closed {
+            contour.append(contentsOf: left)
+            contour.withUnsafeBufferPointer { emit($0) }
+            contour.removeAll(keepingCapacity: true)
+            contour.append(contentsOf: right.reversed())
+            contour.withUnsafeBufferPointer { emit($0) }
+            return
+        }
+        let end = p[n - 1], endDirection = directions[segments - 1], endNormal = normal(endDirection)
+        left.append(end + endNormal * h)
+        right.append(end - endNormal * h)
+        contour.append(contentsOf: left)
+        cap(at: end, direction: endDirection)
+        contour.append(contentsOf: right.reversed())
+        cap(at: p[0], direction: directions[0] * -1)
+        contour.withUnsafeBufferPointer { emit($0) }
+    }
+
+    /// The points of both sides at a corner between two segments.
+    private func join(at v: CGPoint, incoming a: Int, outgoing b: Int, smooth: Bool) {
+        let da = directions[a], db = directions[b]
+        let na = normal(da), nb = normal(db)
+        let cross = da.x * db.y - da.y * db.x, dot = da.x * db.x + da.y * db.y
+        let turn = atan2(abs(cross), dot)
+        let h = half
+        // The outline turns towards the inner side: the left side (+normal) when cross > 0.
+        let inner: CGFloat = cross > 0 ? 1 : -1
+        let side = inner > 0 ? 0 : 1
+        let cut = turn < .pi - 1e-9 ? h * tan(turn / 2) : .infinity
+        var innerPoints: (CGPoint, CGPoint?, CGPoint?)
+        if consumed[4 * a + side] + cut <= lengths[a], cut + consumed[4 * b + 2 + side] <= lengths[b] {
+            // The two inner offset lines meet inside both segments.
+            consumed[4 * a + 2 + side] = cut
+            consumed[4 * b + side] = cut
+            innerPoints = (v + (na + nb) * (inner * h / (1 + dot)), nil, nil)
+        } else {
+            innerPoints = (v + na * (inner * h), v, v + nb * (inner * h))
+        }
+        if inner > 0 { append(innerPoints, to: &left) } else { append(innerPoints, to: &right) }
+
+        let outer = -inner
+        if outer > 0 {
+            outerJoin(at: v, da, na, nb, turn: turn, dot: dot, side: outer, round: smooth, into: &left)
+        } else {
+            outerJoin(at: v, da, na, nb, turn: turn, dot: dot, side: outer, round: smooth, into: &right)
+        }
+    }
+
+    /// The outer side of a corner: where the offset lines meet for gentle bends and miters
+    /// within the limit; otherwise the bevel, with a round join's arc between its ends (always
+    /// round inside a curve).
+    private func outerJoin(at v: CGPoint, _ da: CGPoint, _ na: CGPoint, _ nb: CGPoint, turn: CGFloat, dot: CGFloat,
+                           side: CGFloat, round: Bool, into chain: inout [CGPoint]) {
+        let h = half
+        let miterRatio = 1 / cos(turn / 2)
+        if turn <= gentleTurn || (!round && style.lineJoin == .miter && miterRatio <= style.miterLimit && 1 + dot > 1e-12) {
+            chain.append(v + (na + nb) * (side * h / (1 + dot)))
+            return
+        }
+        chain.append(v + na * (side * h))
+        if round || style.lineJoin == .round {
+            let u = na * side, w = nb * side
+            var sweep = atan2(u.x * w.y - u.y * w.x, u.x * w.x + u.y * w.y)
+            if abs(sweep) > .pi - 1e-9 {
+                // Straight back: the arc goes round the front, the way the path came.
+                let middle = rotate(u, by: .pi / 2)
+                sweep = middle.x * da.x + middle.y * da.y > 0 ? .pi : -.pi
+            }
+            arc(around: v, from: u, sweep: sweep, into: &chain)
+        }
+        chain.append(v + nb * (side * h))
+    }
+
+    private func append(_ points: (CGPoint, CGPoint?, CGPoint?), to chain: inout [CGPoint]) {
+        chain.append(points.0)
+        if let p = points.1 { chain.append(p) }
+        if let p = points.2 { chain.append(p) }
+    }
+
+    /// A cap's points between the left and the right side at an end, `direction` pointing out.
+    private func cap(at end: CGPoint, direction d: CGPoint) {
+        let h = half, n = normal(d)
+        switch style.lineCap {
+        case .butt: break
+        case .square:
+            contour.append(end + n * h + d * h)
+            contour.append(end - n * h + d * h)
+        case .round:
+            arc(around: end, from: n, sweep: -.pi, into: &contour)
+        }
+    }
+
+    /// A segment without length: round caps draw a disc, square caps a square (turned along
+    /// `direction` when there is one, as a zero-length dash is).
+    private func dot(at p: CGPoint, direction: CGPoint?, emit: (UnsafeBufferPointer<CGPoint>) -> Void) {
+        let h = half
+        contour.removeAll(keepingCapacity: true)
+        switch style.lineCap {
+        case .butt: return
+        case .square:
+            let d = direction ?? CGPoint(x: 1, y: 0), n = normal(d)
+            contour.append(contentsOf: [p + (d + n) * h, p + (n - d) * h, p - (d + n) * h, p + (d - n) * h])
+        case .round:
+            contour.append(p + CGPoint(x: h, y: 0))
+            arc(around: p, from: CGPoint(x: 1, y: 0), sweep: 2 * .pi, into: &contour)
+        }
+        contour.withUnsafeBufferPointer { emit($0) }
+    }
+
+    /// The points strictly inside an arc of the stroke's circle around `center`, from unit
+    /// direction `u` turning by `sweep`, placed to straddle the circle.
+    private func arc(around center: CGPoint, from u: CGPoint, sweep: CGFloat, into chain: inout [CGPoint]) {
+        let pieces = min(4096, max(1, Int((abs(sweep) / arcStep).rounded(.up))))
+        guard pieces > 1 else { return }
+        let step = sweep / CGFloat(pieces)
+        let radius = half * (1 + 2 * (1 - cos(step / 2)) / 3)
+        for j in 1..<pieces {
+            chain.append(center + rotate(u, by: step * CGFloat(j)) * radius)
+        }
+    }
+
+    // MARK: Dashes
+
+    /// Cuts the polyline in `points` into dashes and strokes each. On a closed subpath, a dash
+    /// running over its start is one dash, joined there (as Core Graphics and cairo draw it).
+    private func dashPieces(closed: Bool, emit: (UnsafeBufferPointer<CGPoint>) -> Void) {
+        let line = points, flags = smooth
+        let period = dashes.reduce(0, +)
+        var offset = dashPhase.truncatingRemainder(dividingBy: period)
         if offset < 0 { offset += period }
         var index = 0
-        while offset >= pattern[index] {
-            offset -= pattern[index]
-            index = (index + 1) % pattern.count
+        while offset >= dashes[index] {
+            offset -= dashes[index]
+            index = (index + 1) % dashes.count
         }
-        var remaining = pattern[index] - offset
+        var remaining = dashes[index] - offset
         var on = index % 2 == 0
-        var dashes: [Polyline] = []
-        var current: [CGPoint] = on ? [points[0]] : []
-        for (a, b) in zip(points, points.dropFirst()) {
-            var start = a
-            var length = hypot(b.x - a.x, b.y - a.y)
-            while length > remaining, dashes.count < 100_000 {
-                let t = remaining / length
-                let cut = CGPoint(x: start.x + (b.x - start.x) * t, y: start.y + (b.y - start.y) * t)
+        let startsOn = on
+        var cuts = 0
+        var finished = 0
+        dash.removeAll(keepingCapacity: true)
+        dashSmooth.removeAll(keepingCapacity: true)
+        firstDash.removeAll(keepingCapacity: true)
+        firstDashSmooth.removeAll(keepingCapacity: true)
+        if on { dash.append(line[0]); dashSmooth.append(false) }
+        func finish(direction: CGPoint) {
+            if closed, startsOn, finished == 0 {
+                firstDash = dash
+                firstDashSmooth = dashSmooth
+            } else {
+                strokeDash(direction: direction, emit: emit)
+            }
+            finished += 1
+        }
+        let count = closed ? line.count + 1 : line.count
+        for i in 1..<count {
+            let a = line[i - 1], b = line[i % line.count]
+            let length = hypot(b.x - a.x, b.y - a.y)
+            let direction = CGPoint(x: (b.x - a.x) / length, y: (b.y - a.y) / length)
+            var travelled: CGFloat = 0
+            while length - travelled > remaining, cuts < Self.maximumDashes {
+                travelled += remaining
+                let point = a + direction * travelled
+                dash.append(point)
+                dashSmooth.append(false)
                 if on {
-                    current.append(cut)
-                    dashes.append(Polyline(points: current, isClosed: false))
-                    current = []
-                } else {
-                    current = [cut]
+                    finish(direction: direction)
+                    dash.removeAll(keepingCapacity: true)
+                    dashSmooth.removeAll(keepingCapacity: true)
                 }
                 on.toggle()
-                length -= remaining
-                start = cut
-                index = (index + 1) % pattern.count
-                remaining = pattern[index]
+                cuts += 1
+                index = (index + 1) % dashes.count
+                remaining = dashes[index]
             }
-            remaining -= length
-            if on { current.append(b) }
+            remaining -= length - travelled
+            if on {
+                dash.append(b)
+                dashSmooth.append(i < line.count && flags[i])
+            }
         }
-        if on, current.count > 1 { dashes.append(Polyline(points: current, isClosed: false)) }
-        return dashes
-    }
-
-    private static func normal(from a: CGPoint, to b: CGPoint, half: CGFloat) -> CGPoint {
-        let dx = b.x - a.x, dy = b.y - a.y
-        let length = hypot(dx, dy)
-        return length > 0 ? CGPoint(x: -dy / length * half, y: dx / length * half) : .zero
-    }
-
-    /// Adds a polygon turned clockwise on screen, so that every piece winds the same way and
-    /// the non-zero rule fills their union.
-    private static func addPolygon(_ polygon: [CGPoint], to path: inout Path) {
-        guard polygon.count >= 3 else { return }
-        path.addLines(between: signedArea(of: polygon) < 0 ? polygon.reversed() : polygon)
-        path.closeSubpath()
-    }
-
-    /// Points along an arc, from its start to its end, within `tolerance` of the circle.
-    private static func arc(center: CGPoint, radius: CGFloat, from start: CGFloat, sweep: CGFloat, tolerance: CGFloat) -> [CGPoint] {
-        let step = 2 * acos(max(0, 1 - min(tolerance / radius, 1)))
-        let count = max(2, min(1024, Int((abs(sweep) / max(step, 1e-3)).rounded(.up)) + 1))
-        return (0..<count).map { i in
-            let a = start + sweep * CGFloat(i) / CGFloat(count - 1)
-            return CGPoint(x: center.x + radius * cos(a), y: center.y + radius * sin(a))
-        }
-    }
-
-    private static func addCircle(at center: CGPoint, half: CGFloat, tolerance: CGFloat, to path: inout Path) {
-        let step = 2 * acos(max(0, 1 - min(tolerance / half, 1)))
-        let count = max(8, min(1024, Int((2 * .pi / max(step, 1e-3)).rounded(.up))))
-        addPolygon((0..<count).map { i in
-            let a = CGFloat(i) / CGFloat(count) * 2 * .pi
-            return CGPoint(x: center.x + half * cos(a), y: center.y + half * sin(a))
-        }, to: &path)
-    }
-
-    private static func addDot(at p: CGPoint, half: CGFloat, cap: LineCap, tolerance: CGFloat, to path: inout Path) {
-        switch cap {
-        case .butt: break
-        case .round: addCircle(at: p, half: half, tolerance: tolerance, to: &path)
-        case .square: addPolygon([CGPoint(x: p.x - half, y: p.y - half), CGPoint(x: p.x + half, y: p.y - half),
-                                  CGPoint(x: p.x + half, y: p.y + half), CGPoint(x: p.x - half, y: p.y + half)], to: &path)
-        }
-    }
-
-    private static func addCap(at end: CGPoint, away other: CGPoint, half: CGFloat, cap: LineCap, tolerance: CGFloat,
-                               to path: inout Path) {
-        switch cap {
-        case .butt: break
-        case .round:
-            // Only the outer half disc: a whole circle would overlap the segment, and overlapping
-            // pieces over-cover the pixels along shared edges.
-            let n = normal(from: other, to: end, half: half)
-            let start = atan2(n.y, n.x)
-            addPolygon([end] + arc(center: end, radius: half, from: start, sweep: -.pi, tolerance: tolerance), to: &path)
-        case .square:
-            let n = normal(from: other, to: end, half: half)
-            let d = CGPoint(x: n.y, y: -n.x)   // along the segment, outwards, half a width long
-            addPolygon([CGPoint(x: end.x + n.x, y: end.y + n.y), CGPoint(x: end.x + n.x + d.x, y: end.y + n.y + d.y),
-                        CGPoint(x: end.x - n.x + d.x, y: end.y - n.y + d.y), CGPoint(x: end.x - n.x, y: end.y - n.y)], to: &path)
-        }
-    }
-
-    private static func addJoin(_ a: CGPoint, _ v: CGPoint, _ b: CGPoint, half: CGFloat, style: StrokeStyle,
-                                tolerance: CGFloat, to path: inout Path) {
-        let n1 = normal(from: a, to: v, half: half), n2 = normal(from: v, to: b, half: half)
-        let turn = (v.x - a.x) * (b.y - v.y) - (v.y - a.y) * (b.x - v.x)
-        guard abs(turn) > 1e-12 else { return }   // straight on: the segments meet flush
-        // The outer side of the corner is opposite the turn.
-        let side: CGFloat = turn > 0 ? -1 : 1
-        let p1 = CGPoint(x: v.x + side * n1.x, y: v.y + side * n1.y), p2 = CGPoint(x: v.x + side * n2.x, y: v.y + side * n2.y)
-        switch style.lineJoin {
-        case .round:
-            // The wedge of the circle between the two segments' outer corners, on the outer side.
-            let a1 = atan2(p1.y - v.y, p1.x - v.x), a2 = atan2(p2.y - v.y, p2.x - v.x)
-            var sweep = a2 - a1
-            while sweep > .pi { sweep -= 2 * .pi }
-            while sweep < -.pi { sweep += 2 * .pi }
-            addPolygon([v] + arc(center: v, radius: half, from: a1, sweep: sweep, tolerance: tolerance), to: &path)
-        case .bevel:
-            addPolygon([v, p1, p2], to: &path)
-        case .miter:
-            // The miter tip where the two outer edges meet; beyond the limit, a bevel.
-            let d1 = CGPoint(x: v.x - a.x, y: v.y - a.y), d2 = CGPoint(x: b.x - v.x, y: b.y - v.y)
-            let l1 = hypot(d1.x, d1.y), l2 = hypot(d2.x, d2.y)
-            let cosTheta = max(-1, min(1, (d1.x * d2.x + d1.y * d2.y) / (l1 * l2)))
-            let miterLength = 1 / max(sin((CGFloat.pi - acos(cosTheta)) / 2), 1e-9)
-            if miterLength <= style.miterLimit {
-                let cross = d1.x * d2.y - d1.y * d2.x
-                let t = ((p2.x - p1.x) * d2.y - (p2.y - p1.y) * d2.x) / cross
-                let tip = CGPoint(x: p1.x + d1.x * t, y: p1.y + d1.y * t)
-                addPolygon([v, p1, tip, p2], to: &path)
+        if closed, startsOn {
+            if cuts == 0 {
+                // Never off: the whole closed subpath.
+                line.withUnsafeBufferPointer { p in flags.withUnsafeBufferPointer { stroke(p, $0, closed: true, emit: emit) } }
+                return
+            }
+            if on {
+                // The last dash runs on into the first, through the subpath's start.
+                if !dashSmooth.isEmpty { dashSmooth[dashSmooth.count - 1] = flags[0] }
+                dash.append(contentsOf: firstDash.dropFirst())
+                dashSmooth.append(contentsOf: firstDashSmooth.dropFirst())
             } else {
-                addPolygon([v, p1, p2], to: &path)
+                dash = firstDash
+                dashSmooth = firstDashSmooth
+            }
+            strokeDash(direction: CGPoint(x: 1, y: 0), emit: emit)
+        } else if on, dash.count > 1 {
+            strokeDash(direction: CGPoint(x: 1, y: 0), emit: emit)
+        }
+    }
+
+    /// Strokes the dash in `dash` as an open polyline; `direction` turns the square of a
+    /// zero-length dash.
+    private func strokeDash(direction: CGPoint, emit: (UnsafeBufferPointer<CGPoint>) -> Void) {
+        var piece: [CGPoint] = [], flags: [Bool] = []
+        swap(&piece, &dash)
+        swap(&flags, &dashSmooth)
+        defer { swap(&piece, &dash); swap(&flags, &dashSmooth) }
+        var kept = 0
+        for (i, p) in piece.enumerated() {
+            if kept > 0, Self.same(piece[kept - 1], p) {
+                flags[kept - 1] = flags[kept - 1] && flags[i]
+                continue
+            }
+            piece[kept] = p
+            flags[kept] = flags[i]
+            kept += 1
+        }
+        if kept == 1 {
+            // A zero-length dash: round and square caps still draw it.
+            dot(at: piece[0], direction: direction, emit: emit)
+        } else if kept > 1 {
+            piece.withUnsafeBufferPointer { p in
+                flags.withUnsafeBufferPointer { f in
+                    stroke(UnsafeBufferPointer(rebasing: p[0..<kept]), UnsafeBufferPointer(rebasing: f[0..<kept]), closed: false, emit: emit)
+                }
             }
         }
     }
 
-    /// The part of the path between fractions `start` and `end` of its length (0…1), as
-    /// ShapeLayer's strokeStart and strokeEnd cut it.
-    public func trimmed(from start: CGFloat, to end: CGFloat, tolerance: CGFloat = 0.05) -> Path {
-        let s = min(max(start.isFinite ? start : 0, 0), 1), e = min(max(end.isFinite ? end : 1, 0), 1)
-        guard e > s else { return Path() }
-        if s == 0, e == 1 { return self }
-        let lines = flattened(tolerance: tolerance).map { line -> [CGPoint] in
-            line.isClosed && line.points.count > 1 ? line.points + [line.points[0]] : line.points
-        }
-        let total = lines.reduce(0) { sum, points in sum + zip(points, points.dropFirst()).reduce(0) { $0 + hypot($1.1.x - $1.0.x, $1.1.y - $1.0.y) } }
-        guard total > 0 else { return Path() }
-        let from = s * total, to = e * total
-        var result = Path()
-        var travelled: CGFloat = 0
-        for points in lines {
-            var current: [CGPoint] = []
-            for (a, b) in zip(points, points.dropFirst()) {
-                let length = hypot(b.x - a.x, b.y - a.y)
-                let segmentStart = travelled, segmentEnd = travelled + length
-                travelled = segmentEnd
-                guard segmentEnd > from, segmentStart < to, length > 0 else { continue }
-                func at(_ d: CGFloat) -> CGPoint {
-                    let t = (d - segmentStart) / length
-                    return CGPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
-                }
-                if current.isEmpty { current.append(segmentStart < from ? at(from) : a) }
-                current.append(segmentEnd > to ? at(to) : b)
-            }
-            if current.count > 1 { result.addLines(between: current) }
-        }
-        return result
+    private func normal(_ d: CGPoint) -> CGPoint { CGPoint(x: -d.y, y: d.x) }
+
+    private func rotate(_ v: CGPoint, by angle: CGFloat) -> CGPoint {
+        let c = cos(angle), s = sin(angle)
+        return CGPoint(x: v.x * c - v.y * s, y: v.x * s + v.y * c)
     }
 }
 
-extension Bitmap {
-    /// Strokes a path with a color, anti-aliased.
-    public func stroke(_ path: Path, with color: Color, style: StrokeStyle = StrokeStyle(),
-                       transform: CGAffineTransform = .identity, clip: Region? = nil) {
-        // Stroke in device space when the transform is uniform (so round joins are as fine as
-        // the pixels need); otherwise in path space, then transform the outline.
-        let scale = (abs(transform.a * transform.d - transform.b * transform.c)).squareRoot()
-        let outline = path.strokedOutline(style, tolerance: 0.05 / max(scale, 1e-6))
-        fill(outline, with: color, rule: .nonZero, transform: transform, clip: clip)
+private func + (a: CGPoint, b: CGPoint) -> CGPoint { CGPoint(x: a.x + b.x, y: a.y + b.y) }
+private func - (a: CGPoint, b: CGPoint) -> CGPoint { CGPoint(x: a.x - b.x, y: a.y - b.y) }
+private func * (a: CGPoint, k: CGFloat) -> CGPoint { CGPoint(x: a.x * k, y: a.y * k) }
+
+extension Path {
+    /// The area a stroke covers, as a path to fill with the non-zero rule: one contour around
+    /// each open subpath or dash, two around each closed subpath.
+    ///
+    /// `tolerance` is how closely curves, round joins and caps are followed, in the path's
+    /// units (a tenth, as fills and strokes in device pixels use). A dash pattern with a negative or non-finite entry, or that sums to zero, strokes
+    /// solid (as Core Graphics ignores such patterns).
+    public func strokedOutline(_ style: StrokeStyle, tolerance: CGFloat = 0.1) -> Path {
+        var outline = Path()
+        let stroker = Stroker()
+        guard stroker.configure(style, tolerance: tolerance) else { return outline }
+        var buffer: [CGPoint] = []
+        var smoothness: [Bool]? = []
+        flatten(transform: nil, tolerance: tolerance, straddling: true, maximumTurn: Stroker.maximumTurn(half: stroker.half, tolerance: tolerance),
+                into: &buffer, smoothness: &smoothness) { points, smooth, closed in
+            stroker.addSubpath(points, smoothness: smooth, closed: closed) { contour in
+                outline.addLines(between: Array(contour))
+                outline.closeSubpath()
+            }
+        }
+        return outline
     }
 }
