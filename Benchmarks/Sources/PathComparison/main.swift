@@ -1,12 +1,12 @@
 // Renders the same paths with LayerKit and with cairo's image back end, side by side in one run,
 // and prints a markdown table of their agreement and their speed.
 // Usage: swift run -c release --package-path Benchmarks PathComparison [iterations]
+// Targets are 512x512 ARGB32 (81x81 for the small star), cleared before every render.
 import CCairoOracle
 import CompositorBench
 import Foundation
 import LayerKit
 
-let size = 512
 let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 200
 
 struct Case {
@@ -14,6 +14,9 @@ struct Case {
     let path: Path
     let rule: FillRule
     let stroke: StrokeStyle?
+    /// The side of the square target (small shapes get a small one, so that clearing it does
+    /// not outweigh drawing them).
+    var size = 512
 }
 
 // The program is single-threaded: the generator state is only touched from the main thread.
@@ -63,6 +66,20 @@ var cases: [Case] = [
     Case(name: "curves and arcs", path: curves(), rule: .nonZero, stroke: nil),
     Case(name: "circle r=200", path: Path(ellipseIn: CGRect(x: 56, y: 56, width: 400, height: 400)), rule: .nonZero, stroke: nil),
 ]
+/// A small star like the path-shapes scene's (radius 40): per-fill overhead rather than area.
+func smallStar() -> Path {
+    var path = Path()
+    path.addLines(between: (0..<14).map { k in
+        let a = 0.1 - CGFloat.pi / 2 + CGFloat(k) * .pi / 7
+        let r: CGFloat = k % 2 == 0 ? 38 : 38 * 0.5
+        return CGPoint(x: 40.3 + r * cos(a), y: 40.6 + r * sin(a))
+    })
+    path.closeSubpath()
+    return path
+}
+cases.append(Case(name: "star r=38 (81² target), fill", path: smallStar(), rule: .nonZero, stroke: nil, size: 81))
+cases.append(Case(name: "star r=38 (81² target), stroke 2 round", path: smallStar(), rule: .nonZero,
+                  stroke: StrokeStyle(lineWidth: 2, lineCap: .butt, lineJoin: .round), size: 81))
 for (cap, join) in [(LineCap.butt, LineJoin.miter), (.round, .round), (.square, .bevel)] {
     cases.append(Case(name: "stroke 12, \(cap)/\(join)", path: curves(), rule: .nonZero,
                       stroke: StrokeStyle(lineWidth: 12, lineCap: cap, lineJoin: join)))
@@ -102,12 +119,17 @@ func seconds(_ body: () -> Void) -> Double {
     return currentMediaTime() - start
 }
 
-let bitmap = try Bitmap(width: size, height: size)
-let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))!
-let cr = cairo_create(surface)!
 print("| path | mean abs. diff (levels) | pixels > 16 levels | LayerKit ms | cairo ms | LayerKit / cairo |")
 print("|---|---:|---:|---:|---:|---:|")
 for c in cases {
+    let size = c.size
+    let bitmap = try Bitmap(width: size, height: size)
+    let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))!
+    let cr = cairo_create(surface)!
+    defer {
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+    }
     layerKit(c, into: bitmap)
     cairo(c, context: cr, surface: surface)
     let stride = Int(cairo_image_surface_get_stride(surface)), data = cairo_image_surface_get_data(surface)!
@@ -120,15 +142,14 @@ for c in cases {
             if d > 16 { over += 1 }
         }
     }
-    // Interleaved rounds, so both see the same machine state.
+    // Interleaved rounds, so both see the same machine state; small targets get more renders.
+    let renders = iterations * max(1, (512 * 512) / (size * size * 4))
     var ours = 0.0, theirs = 0.0
     for _ in 0..<5 {
-        ours += seconds { for _ in 0..<(iterations / 5) { layerKit(c, into: bitmap) } }
-        theirs += seconds { for _ in 0..<(iterations / 5) { cairo(c, context: cr, surface: surface) } }
+        ours += seconds { for _ in 0..<(renders / 5) { layerKit(c, into: bitmap) } }
+        theirs += seconds { for _ in 0..<(renders / 5) { cairo(c, context: cr, surface: surface) } }
     }
-    let n = Double(iterations / 5 * 5)
-    print(String(format: "| %@ | %.3f | %d | %.3f | %.3f | %.2f |", c.name, Double(total) / Double(size * size), over,
+    let n = Double(renders / 5 * 5)
+    print(String(format: "| %@ | %.3f | %d | %.4f | %.4f | %.2f |", c.name, Double(total) / Double(size * size), over,
                  ours / n * 1000, theirs / n * 1000, ours / theirs))
 }
-cairo_destroy(cr)
-cairo_surface_destroy(surface)

@@ -341,7 +341,28 @@ private struct RowScan {
             return UInt8(min(c, 1) * 255 + 0.5)
         }
         var sum = 0.0
-        if touchedCount > 64 {
+        if rule == .nonZero {
+            // The common case, without the even-odd fold.
+            if touchedCount <= 64 { Self.insertionSort(touched, touchedCount) }
+            var x = 0
+            if touchedCount > 64 {
+                for c in 0..<width {
+                    sum += acc[c]
+                    out[c] = UInt8(min(abs(sum), 1) * 255 + 0.5)
+                }
+                x = width
+            } else {
+                for k in 0..<touchedCount {
+                    let cell = Int(touched[k])
+                    guard cell < width else { break }
+                    if cell > x { (out + x).initialize(repeating: UInt8(min(abs(sum), 1) * 255 + 0.5), count: cell - x) }
+                    sum += acc[cell]
+                    out[cell] = UInt8(min(abs(sum), 1) * 255 + 0.5)
+                    x = cell + 1
+                }
+            }
+            if x < width { (out + x).initialize(repeating: UInt8(min(abs(sum), 1) * 255 + 0.5), count: width - x) }
+        } else if touchedCount > 64 {
             // Many cells (long shallow edges): one pass over the row.
             for x in 0..<width {
                 sum += acc[x]
@@ -408,7 +429,7 @@ private struct RowScan {
     /// each pair crosses once), and the parts are scanned in turn, within the row's budget.
     private mutating func band(_ ya: Double, _ yb: Double, rowTop: Double, rule: FillRule, budget: inout Int) {
         gatherBand(ya, yb)
-        if bandCount > 1, budget > 0, yb - ya > 1e-9 {
+        if bandCount > 1, budget > 0, yb - ya > 1e-9, hasCrossing(ya, yb) {
             let crossings = withUnsafeTemporaryAllocation(of: Double.self, capacity: bandCount) { splits -> Int in
                 var count = 0
                 let slack = 1e-9
@@ -448,6 +469,22 @@ private struct RowScan {
                 deposit(e, from: ya, to: yb, rowTop: rowTop, sign: inside ? 1 : -1)
             }
         }
+    }
+
+    /// Whether neighbouring edges of the band swap places inside it.
+    private func hasCrossing(_ ya: Double, _ yb: Double) -> Bool {
+        let slack = 1e-9
+        var previous = edges[Int(band[0])]
+        var previousTop = previous.x(at: ya), previousBottom = previous.x(at: yb)
+        for j in 1..<bandCount {
+            let e = edges[Int(band[j])]
+            let top = e.x(at: ya), bottom = e.x(at: yb)
+            if previousTop > top + slack || previousBottom > bottom + slack { return true }
+            previous = e
+            previousTop = top
+            previousBottom = bottom
+        }
+        return false
     }
 
     /// The active edges spanning the band, sorted by where they cross its middle.
