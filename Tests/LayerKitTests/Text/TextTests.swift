@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 @testable import LayerKit
 
-@Suite struct TextTests {
+/// Serialized: two tests replace the global diagnostics handler.
+@Suite(.serialized) struct TextTests {
     static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     @Test func defaultFontExistsOnAFreshMachine() throws {
@@ -124,5 +125,22 @@ import Testing
         let white = (0..<frame.height).reduce(0) { sum, y in sum + (0..<frame.width).filter { frame.pixel(x: $0, y: y) == .white }.count }
         #expect(white > 1500)
         #expect(frame.pixel(x: 5, y: 60) == .black)
+    }
+
+    /// Two thousand family names that are not installed all fall back to the same file: they
+    /// share one font, and the cache does not keep one copy per name.
+    @Test func missingFamiliesShareOneFontAndAreNotKeptPerName() throws {
+        final class Weak { weak var font: Font?; init(_ font: Font) { self.font = font } }
+        let previous = TextDiagnostics.handler
+        TextDiagnostics.handler = { _ in }
+        defer { TextDiagnostics.handler = previous }
+        let tag = UUID().uuidString
+        var seen: [Weak] = []
+        for i in 0..<2000 {
+            seen.append(Weak(try Font.named("Missing Family \(tag) \(i)")))
+        }
+        let alive = Set(seen.compactMap { $0.font.map(ObjectIdentifier.init) })
+        #expect(alive.count <= 1, "\(alive.count) distinct fonts alive for one file")
+        #expect(try Font.named("Missing Family \(tag) a") === Font.named("Missing Family \(tag) b"))
     }
 }

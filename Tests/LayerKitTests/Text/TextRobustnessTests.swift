@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import LayerKit
+
+/// Hostile text and fonts (issue 13): bounded memory, linear work, nothing silently dropped,
+/// errors that say what was wrong.
+@Suite struct TextRobustnessTests {
+    /// Text after a NUL is laid out, not dropped (C strings end there).
+    @Test func textAfterANulIsNotDropped() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let plain = font.shape("ab").map(\.id)
+        let withNul = font.shape("a\u{0}b").map(\.id)
+        #expect(withNul.count == 3 && withNul.first == plain.first && withNul.last == plain.last)
+        let layout = TextLayout(runs: [TextRun("a\u{0}b")], font: font.familyName, fontSize: 20, color: .black, width: nil,
+                                wrapped: false, truncation: .none, alignment: .left, explicitFont: font)
+        #expect(layout.glyphs.contains { $0.id == plain.last })
+    }
+
+    /// Messages name the file and the cause in words.
+    @Test func fontErrorsSayWhatIsWrongInWords() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-font-\(UUID().uuidString).ttf").path
+        try Data("not a font at all".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: FontError.notAFont(path: path, reason: "unknown file format")) { try Font(fileAt: path) }
+        #expect(FontError.notAFont(path: path, reason: "unknown file format").description
+            == "not a font file: \(path) (FreeType: unknown file format)")
+        let folder = FileManager.default.temporaryDirectory.path
+        #expect(throws: FontError.isADirectory(path: folder)) { try Font(fileAt: folder) }
+        #expect(FontError.isADirectory(path: folder).description == "is a directory: \(folder)")
+        #expect(throws: FontError.noSuchFile(path: "/nonexistent/font.ttf")) { try Font(fileAt: "/nonexistent/font.ttf") }
+        #expect(FontError.noSuchFile(path: "/x.ttf").description == "no such file: /x.ttf")
+    }
+
+    /// The same words laid out again are not shaped again.
+    @Test func shapingIsCachedWhileTheTextIsTheSame() throws {
+        let font = try Font(fileAt: TextTests.dejaVu)
+        func layOut() -> TextLayout {
+            TextLayout(runs: [TextRun("Ticker ALPHA-01 123.45 +1.23%")], font: font.familyName, fontSize: 22, color: .white,
+                       width: nil, wrapped: false, truncation: .none, alignment: .left, explicitFont: font)
+        }
+        let first = layOut()
+        let shaped = font.shaper.runsShaped.load(ordering: .relaxed)
+        let again = layOut()
+        #expect(font.shaper.runsShaped.load(ordering: .relaxed) == shaped)
+        #expect(again.glyphs.map(\.id) == first.glyphs.map(\.id))
+    }
+
+    /// Fonts loaded by name are held up to the cache's capacity, least recently used dropped.
+    @Test func theFontCacheHoldsAtMostItsCapacity() throws {
+        final class Weak { weak var font: Font?; init(_ font: Font) { self.font = font } }
+        let families = ["DejaVu Serif", "DejaVu Sans Mono", "DejaVu Math TeX Gyre", "DejaVu Serif Condensed", "DejaVu Sans Light"]
+        let previous = Font.cacheCapacity
+        defer { Font.cacheCapacity = previous }
+        Font.cacheCapacity = 2
+        var seen: [Weak] = []
+        var paths: Set<String> = []
+        for family in families {
+            let font = try Font.named(family)
+            paths.insert(font.path)
+            seen.append(Weak(font))
+        }
+        #expect(paths.count == families.count)   // five files
+        let alive = seen.compactMap(\.font).count
+        #expect(alive <= 2, "\(alive) of \(families.count) fonts still loaded")
+        #expect(seen.last?.font != nil)   // the most recent is kept
+    }
+}
