@@ -115,6 +115,18 @@ final class ScanConverter {
         }
     }
 
+    /// Runs `body` with the converter's mask buffer cleared over `area`, rows padded to 4
+    /// bytes (for callers that build coverage themselves, such as a line of glyphs).
+    func withClearedMask<R>(for area: PixelRect, _ body: (UnsafeMutablePointer<UInt8>, _ stride: Int) -> R) -> R {
+        let stride = Self.rowBytes(area.width)
+        let count = stride * area.height
+        if mask.count < count { mask = [UInt8](repeating: 0, count: max(count, mask.count * 2)) }
+        return mask.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.initialize(repeating: 0, count: count)
+            return body(buffer.baseAddress!, stride)
+        }
+    }
+
     // MARK: A pool, one converter per thread at a time
 
     private static let pool = Mutex<[PooledConverter]>([])

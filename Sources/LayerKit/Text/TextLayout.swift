@@ -2,6 +2,7 @@ import Foundation
 
 /// A stretch of text with its own style (the attributed runs of a text layer).
 public struct TextRun: Hashable, Sendable {
+    /// The characters.
     public var text: String
     /// A family name; nil uses the layer's font.
     public var font: String?
@@ -10,12 +11,14 @@ public struct TextRun: Hashable, Sendable {
     /// nil uses the layer's foreground color.
     public var color: Color?
 
+    /// A run of `text`, with whatever style it overrides.
     public init(_ text: String, font: String? = nil, fontSize: CGFloat? = nil, color: Color? = nil) {
         self.text = text; self.font = font; self.fontSize = fontSize; self.color = color
     }
 }
 
-/// How lines sit horizontally in the bounds (Core Animation's alignmentMode).
+/// How lines sit horizontally in the bounds (Core Animation's alignmentMode). Justified lines
+/// end flush at both margins, all but a paragraph's last, which sits left.
 public enum TextAlignment: String, Hashable, Sendable {
     case natural, left, right, center, justified
 }
@@ -39,17 +42,47 @@ public struct TextMetrics: Hashable, Sendable {
 }
 
 /// Text shaped and broken into lines: glyphs placed in points, y down, the first line's top at 0.
+///
+/// Work is linear in the text: each word is shaped once (and the font caches the result), a
+/// character's combining marks are capped at `maximumScalarsPerCluster`, and truncation finds
+/// its cut from the advances of one shaping of the line.
 struct TextLayout {
     struct PlacedGlyph {
         let font: Font
         let id: UInt32
         let origin: CGPoint
+        /// Design units → points.
         let scale: CGFloat
         let color: Color
+        /// How far the pen moves after it, in points (before justification).
+        let advance: CGFloat
     }
 
+    /// The most Unicode scalars one character (a base and its combining marks) keeps; Unicode's
+    /// stream-safe format allows 31. More are dropped: HarfBuzz positions each mark against
+    /// those before it, so one character with 30,000 marks took seconds.
+    static let maximumScalarsPerCluster = 32
+
     private(set) var glyphs: [PlacedGlyph] = []
+    /// Each line's glyphs, as ranges of `glyphs`, top to bottom.
+    private(set) var lines: [Range<Int>] = []
     private(set) var metrics: TextMetrics
+
+    /// A word (with its trailing space) or a line break, in one style.
+    private struct Piece {
+        let text: String
+        let font: Font
+        let size: CGFloat
+        let color: Color
+        let isNewline: Bool
+    }
+
+    private struct Shaped {
+        let piece: Piece
+        let glyphs: [Font.Glyph]
+        /// Advance in points, and without a trailing space.
+        let width: CGFloat, trimmedWidth: CGFloat
+    }
 
     /// Lays out `runs`, wrapping at spaces to `width` when `wrapped`, otherwise cutting a long
     /// line per `truncation`; lines are placed per `alignment` within `width`.
@@ -57,86 +90,40 @@ struct TextLayout {
          width: CGFloat?, wrapped: Bool, truncation: TextTruncation, alignment: TextAlignment, explicitFont: Font? = nil) {
         let size = fontSize.isFinite && fontSize > 0 ? min(fontSize, 10_000) : 36
         let defaultFont = explicitFont ?? (try? Font.named(defaultFamily)) ?? (try? Font.named(Font.defaultFamily))
-        // Words keep their run's style; spaces and newlines are where lines may break.
-        struct Piece { let text: String; let font: Font; let size: CGFloat; let color: Color; let isNewline: Bool }
-        var pieces: [Piece] = []
-        for run in runs {
-            guard let font = run.font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
-            let runSize = run.fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
-            var word = ""
-            for character in run.text {
-                if character == "\n" {
-                    if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: runSize, color: run.color ?? color, isNewline: false)) }
-                    pieces.append(Piece(text: "", font: font, size: runSize, color: color, isNewline: true))
-                    word = ""
-                } else if character == " " {
-                    word.append(character)
-                    pieces.append(Piece(text: word, font: font, size: runSize, color: run.color ?? color, isNewline: false))
-                    word = ""
-                } else {
-                    word.append(character)
-                }
-            }
-            if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: runSize, color: run.color ?? color, isNewline: false)) }
-        }
+        let pieces = Self.pieces(of: runs, defaultFont: defaultFont, size: size, color: color)
         guard let baseFont = pieces.first?.font ?? defaultFont else {
             metrics = TextMetrics(size: .zero, ascent: 0, descent: 0, lineHeight: 0)
             return
         }
         let baseSize = pieces.first?.size ?? size
-        func unitScale(_ font: Font, _ size: CGFloat) -> CGFloat { size / CGFloat(font.unitsPerEm) }
-        let ascent = CGFloat(baseFont.ascender) * unitScale(baseFont, baseSize)
-        let descent = CGFloat(baseFont.descender) * unitScale(baseFont, baseSize)
-        let lineHeight = ascent + descent + CGFloat(baseFont.lineGap) * unitScale(baseFont, baseSize)
+        let baseScale = Self.unitScale(baseFont, baseSize)
+        let ascent = CGFloat(baseFont.ascender) * baseScale
+        let descent = CGFloat(baseFont.descender) * baseScale
+        let lineHeight = ascent + descent + CGFloat(baseFont.lineGap) * baseScale
 
-        // Shape every piece once.
-        struct Shaped { let piece: Piece; let glyphs: [Font.Glyph]; let width: CGFloat }
-        var shaped: [Shaped] = pieces.map { piece in
-            let glyphs = piece.font.shape(piece.text)
-            let width = CGFloat(glyphs.reduce(0) { $0 + $1.advance }) * unitScale(piece.font, piece.size)
-            return Shaped(piece: piece, glyphs: glyphs, width: width)
-        }
-        // Break into lines.
+        let shaped = pieces.map(Self.shape)
+        // Break into lines, noting which end a paragraph (justified text leaves those alone).
         var lines: [[Shaped]] = [[]]
+        var endsParagraph: [Bool] = []
         var lineWidth: CGFloat = 0
         for item in shaped {
-            if item.piece.isNewline { lines.append([]); lineWidth = 0; continue }
-            let trimmed = item.piece.text.hasSuffix(" ") ? item.width - CGFloat(item.glyphs.last?.advance ?? 0) * unitScale(item.piece.font, item.piece.size) : item.width
-            if wrapped, let width, lineWidth > 0, lineWidth + trimmed > width {
+            if item.piece.isNewline {
                 lines.append([])
+                endsParagraph.append(true)
+                lineWidth = 0
+                continue
+            }
+            if wrapped, let width, lineWidth > 0, lineWidth + item.trimmedWidth > width {
+                lines.append([])
+                endsParagraph.append(false)
                 lineWidth = 0
             }
             lines[lines.count - 1].append(item)
             lineWidth += item.width
         }
-        // Truncate a single over-long line.
-        if !wrapped, truncation != .none, let width, lines.count == 1 {
-            let full = lines[0].reduce(0) { $0 + $1.width }
-            if full > width, let style = lines[0].first?.piece {
-                var text = lines[0].map(\.piece.text).joined()
-                func measure(_ s: String) -> CGFloat {
-                    CGFloat(style.font.shape(s).reduce(0) { $0 + $1.advance }) * unitScale(style.font, style.size)
-                }
-                var characters = Array(text)
-                var candidate = text
-                while characters.count > 0 {
-                    switch truncation {
-                    case .end: characters.removeLast(); candidate = String(characters) + "…"
-                    case .start: characters.removeFirst(); candidate = "…" + String(characters)
-                    case .middle:
-                        characters.remove(at: characters.count / 2)
-                        let half = characters.count / 2
-                        candidate = String(characters[..<half]) + "…" + String(characters[half...])
-                    case .none: break
-                    }
-                    if measure(candidate) <= width { break }
-                }
-                text = characters.isEmpty ? "…" : candidate
-                let glyphs = style.font.shape(text)
-                shaped = [Shaped(piece: Piece(text: text, font: style.font, size: style.size, color: style.color, isNewline: false),
-                                 glyphs: glyphs, width: measure(text))]
-                lines = [shaped]
-            }
+        endsParagraph.append(true)
+        if !wrapped, truncation != .none, let width, lines.count == 1, let cut = Self.truncated(lines[0], to: width, truncation) {
+            lines = [[cut]]
         }
         // Place the glyphs.
         var widest: CGFloat = 0
@@ -149,59 +136,129 @@ struct TextLayout {
             case .center: x = ((width ?? lineAdvance) - lineAdvance) / 2
             default: x = 0
             }
+            // Justified: the space left on the line goes into the gaps between its words.
+            var gap: CGFloat = 0
+            if alignment == .justified, let width, !endsParagraph[index], let last = line.last {
+                let gaps = line.dropLast().filter { $0.piece.text.last == " " }.count
+                let visible = lineAdvance - last.width + last.trimmedWidth
+                if gaps > 0, width > visible { gap = (width - visible) / CGFloat(gaps) }
+            }
             let baseline = ascent + CGFloat(index) * lineHeight
-            for item in line {
-                let scale = unitScale(item.piece.font, item.piece.size)
+            let first = glyphs.count
+            for (k, item) in line.enumerated() {
+                let scale = Self.unitScale(item.piece.font, item.piece.size)
                 for glyph in item.glyphs {
                     glyphs.append(PlacedGlyph(font: item.piece.font, id: glyph.id,
                                               origin: CGPoint(x: x + CGFloat(glyph.x) * scale, y: baseline + CGFloat(glyph.y) * scale),
-                                              scale: scale, color: item.piece.color))
+                                              scale: scale, color: item.piece.color, advance: CGFloat(glyph.advance) * scale))
                 }
                 x += item.width
+                if k < line.count - 1, item.piece.text.last == " " { x += gap }
+            }
+            self.lines.append(first..<glyphs.count)
+        }
+        let height = CGFloat(lines.count) * lineHeight - (lines.isEmpty ? 0 : CGFloat(baseFont.lineGap) * baseScale)
+        metrics = TextMetrics(size: CGSize(width: widest, height: height), ascent: ascent, descent: descent, lineHeight: lineHeight)
+    }
+
+    private static func unitScale(_ font: Font, _ size: CGFloat) -> CGFloat { size / CGFloat(font.unitsPerEm) }
+
+    /// Words keep their run's style; spaces and newlines are where lines may break. Each
+    /// character keeps at most `maximumScalarsPerCluster` scalars.
+    private static func pieces(of runs: [TextRun], defaultFont: Font?, size: CGFloat, color: Color) -> [Piece] {
+        var pieces: [Piece] = []
+        for run in runs {
+            guard let font = run.font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
+            let runSize = run.fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
+            let runColor = run.color ?? color
+            var word = ""
+            for character in run.text {
+                if character == "\n" || character == "\r\n" {
+                    if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: runSize, color: runColor, isNewline: false)) }
+                    pieces.append(Piece(text: "", font: font, size: runSize, color: color, isNewline: true))
+                    word = ""
+                } else if character == " " {
+                    word.append(character)
+                    pieces.append(Piece(text: word, font: font, size: runSize, color: runColor, isNewline: false))
+                    word = ""
+                } else if character.unicodeScalars.count > maximumScalarsPerCluster {
+                    word.unicodeScalars.append(contentsOf: character.unicodeScalars.prefix(maximumScalarsPerCluster))
+                } else {
+                    word.append(character)
+                }
+            }
+            if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: runSize, color: runColor, isNewline: false)) }
+        }
+        return pieces
+    }
+
+    private static func shape(_ piece: Piece) -> Shaped {
+        let glyphs = piece.font.shape(piece.text)
+        let scale = unitScale(piece.font, piece.size)
+        let width = CGFloat(glyphs.reduce(0) { $0 + $1.advance }) * scale
+        let trailing = piece.text.last == " " ? CGFloat(glyphs.last?.advance ?? 0) * scale : 0
+        return Shaped(piece: piece, glyphs: glyphs, width: width, trimmedWidth: width - trailing)
+    }
+
+    /// A single over-long line cut to `width` with an ellipsis, in the style of its first
+    /// piece; nil when it fits. The cut is found from the advances of one shaping of the line
+    /// (a binary search over how many characters to keep), then checked by shaping the result:
+    /// linear in the line's length.
+    private static func truncated(_ line: [Shaped], to width: CGFloat, _ truncation: TextTruncation) -> Shaped? {
+        let full = line.reduce(0) { $0 + $1.width }
+        guard full > width, let style = line.first?.piece else { return nil }
+        let text = line.map(\.piece.text).joined()
+        let characters = Array(text)
+        let scale = unitScale(style.font, style.size)
+        // Each character's advance: its glyphs' advances, by cluster (a UTF-8 offset).
+        var characterAt: [Int] = []
+        characterAt.reserveCapacity(text.utf8.count)
+        for (i, character) in characters.enumerated() {
+            characterAt.append(contentsOf: repeatElement(i, count: character.utf8.count))
+        }
+        var advances = [CGFloat](repeating: 0, count: characters.count)
+        for glyph in style.font.shape(text) where Int(glyph.cluster) < characterAt.count {
+            advances[characterAt[Int(glyph.cluster)]] += CGFloat(glyph.advance) * scale
+        }
+        var prefix = [CGFloat](repeating: 0, count: characters.count + 1)
+        for i in characters.indices { prefix[i + 1] = prefix[i] + advances[i] }
+        let total = prefix[characters.count]
+        func keptWidth(_ n: Int) -> CGFloat {
+            switch truncation {
+            case .end: prefix[n]
+            case .start: total - prefix[characters.count - n]
+            case .middle: prefix[n / 2] + total - prefix[characters.count - (n - n / 2)]
+            case .none: total
             }
         }
-        metrics = TextMetrics(size: CGSize(width: widest, height: CGFloat(lines.count) * lineHeight - (lines.isEmpty ? 0 : CGFloat(baseFont.lineGap) * unitScale(baseFont, baseSize))),
-                              ascent: ascent, descent: descent, lineHeight: lineHeight)
-    }
-
-    /// Fills every glyph into `bitmap` through `transform` (points → pixels), offset by `origin`.
-    ///
-    /// Under a uniform scale and translation (how text layers and contexts draw) each glyph is
-    /// composited from the glyph cache at its position rounded to 1/8 pixel. Other transforms
-    /// fill the glyphs' outlines, glyphs of one color in one fill.
-    func draw(into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform) {
-        if transform.b == 0, transform.c == 0, transform.a == transform.d, transform.a > 0, transform.a.isFinite {
-            drawCached(into: bitmap, at: origin, transform: transform)
-            return
+        func candidate(_ n: Int) -> String {
+            guard n > 0 else { return "…" }
+            switch truncation {
+            case .end: return String(characters[..<n]) + "…"
+            case .start: return "…" + String(characters[(characters.count - n)...])
+            case .middle: return String(characters[..<(n / 2)]) + "…" + String(characters[(characters.count - (n - n / 2))...])
+            case .none: return text
+            }
         }
-        // Glyphs of one color go in one fill, so overlapping glyphs (marks) are not drawn twice.
-        var byColor: [Color: Path] = [:]
-        for glyph in glyphs {
-            let outline = glyph.font.outline(ofGlyph: glyph.id)
-            guard !outline.isEmpty else { continue }
-            let place = CGAffineTransform(a: glyph.scale, b: 0, c: 0, d: glyph.scale,
-                                          tx: origin.x + glyph.origin.x, ty: origin.y + glyph.origin.y)
-            byColor[glyph.color, default: Path()].addPath(outline, transform: place)
+        let ellipsis = CGFloat(style.font.shape("…").reduce(0) { $0 + $1.advance }) * scale
+        var low = 0, high = characters.count - 1   // the most characters that fit lies in low...high
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if keptWidth(mid) + ellipsis <= width { low = mid } else { high = mid - 1 }
         }
-        for (color, path) in byColor { bitmap.fill(path, with: color, transform: transform) }
-    }
-
-    private func drawCached(into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform) {
-        let phases = CGFloat(GlyphCache.phases)
-        for glyph in glyphs {
-            let x = (origin.x + glyph.origin.x) * transform.a + transform.tx
-            let y = (origin.y + glyph.origin.y) * transform.d + transform.ty
-            guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
-            // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
-            let sx = (x * phases).rounded(), sy = (y * phases).rounded()
-            let px = Int((sx / phases).rounded(.down)), py = Int((sy / phases).rounded(.down))
-            let phaseX = Int(sx) - px * GlyphCache.phases, phaseY = Int(sy) - py * GlyphCache.phases
-            guard let entry = GlyphCache.shared.coverage(font: glyph.font, glyph: glyph.id, scale: glyph.scale * transform.a,
-                                                         phaseX: phaseX, phaseY: phaseY) else { continue }
-            let area = PixelRect(x: px + entry.area.x, y: py + entry.area.y, width: entry.area.width, height: entry.area.height)
-            guard !area.intersection(bitmap.bounds).isEmpty else { continue }
-            bitmap.composite(coverage: entry.coverage, area: area, color: glyph.color, clip: nil)
+        // Kerning across the cut can differ from the sum: step back while the shaped result is
+        // too wide (a step or two at most).
+        var kept = low
+        var piece = Piece(text: candidate(kept), font: style.font, size: style.size, color: style.color, isNewline: false)
+        var result = shape(piece)
+        var steps = 0
+        while kept > 0, result.width > width, steps < 8 {
+            kept -= 1
+            steps += 1
+            piece = Piece(text: candidate(kept), font: style.font, size: style.size, color: style.color, isNewline: false)
+            result = shape(piece)
         }
+        return result
     }
 }
 

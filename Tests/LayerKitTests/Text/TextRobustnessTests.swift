@@ -5,6 +5,17 @@ import Testing
 /// Hostile text and fonts (issue 13): bounded memory, linear work, nothing silently dropped,
 /// errors that say what was wrong.
 @Suite struct TextRobustnessTests {
+    /// One character with 30,000 combining marks: the cluster is capped, so layout does
+    /// bounded work (it took 14.5 s, shaping every mark).
+    @Test func combiningSequencesAreCappedPerCluster() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let text = "e" + String(repeating: "\u{301}", count: 30_000) + "x"
+        let layout = TextLayout(runs: [TextRun(text)], font: font.familyName, fontSize: 20, color: .black, width: nil,
+                                wrapped: false, truncation: .none, alignment: .left, explicitFont: font)
+        #expect(layout.glyphs.count <= TextLayout.maximumScalarsPerCluster + 1)
+        #expect(layout.glyphs.count >= 3)   // e, marks, x
+    }
+
     /// Text after a NUL is laid out, not dropped (C strings end there).
     @Test func textAfterANulIsNotDropped() throws {
         let font = try Font.named(Font.defaultFamily)
@@ -29,6 +40,22 @@ import Testing
         #expect(FontError.isADirectory(path: folder).description == "is a directory: \(folder)")
         #expect(throws: FontError.noSuchFile(path: "/nonexistent/font.ttf")) { try Font(fileAt: "/nonexistent/font.ttf") }
         #expect(FontError.noSuchFile(path: "/x.ttf").description == "no such file: /x.ttf")
+    }
+
+    /// Truncating a long line shapes it a few times, not once per character dropped.
+    @Test func truncationIsLinearInTheLine() throws {
+        let font = try Font(fileAt: TextTests.dejaVu)   // its own instance: nothing else shapes with it
+        let text = String(repeating: "Wide load ahead. ", count: 600)
+        let before = font.shaper.runsShaped.load(ordering: .relaxed)
+        for truncation in [TextTruncation.end, .start, .middle] {
+            let layout = TextLayout(runs: [TextRun(text)], font: font.familyName, fontSize: 16, color: .black, width: 200,
+                                    wrapped: false, truncation: truncation, alignment: .left, explicitFont: font)
+            #expect(layout.metrics.size.width <= 200 && layout.metrics.size.width > 150, "\(truncation)")
+            #expect(layout.glyphs.contains { $0.id == font.shape("…")[0].id }, "\(truncation)")
+        }
+        // Per truncation: the words, the line once, the ellipsis, the result (and a step back or two).
+        let shaped = font.shaper.runsShaped.load(ordering: .relaxed) - before
+        #expect(shaped < 40, "\(shaped) runs shaped")
     }
 
     /// The same words laid out again are not shaped again.

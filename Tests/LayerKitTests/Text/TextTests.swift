@@ -143,4 +143,32 @@ import Testing
         #expect(alive.count <= 1, "\(alive.count) distinct fonts alive for one file")
         #expect(try Font.named("Missing Family \(tag) a") === Font.named("Missing Family \(tag) b"))
     }
+
+    /// Justified lines, all but the last, start at the left margin and end at the right one;
+    /// the last keeps its natural spacing.
+    @Test func justifiedLinesEndFlushAtBothMargins() throws {
+        let font = try Font(fileAt: Self.dejaVu)
+        let width: CGFloat = 150
+        let layout = TextLayout(runs: [TextRun("The quick brown fox jumps over the lazy dog and keeps on running far away")],
+                                font: font.familyName, fontSize: 14, color: .black, width: width, wrapped: true,
+                                truncation: .none, alignment: .justified, explicitFont: font)
+        let space = font.shape(" ")[0].id
+        #expect(layout.lines.count >= 4)
+        for (index, line) in layout.lines.enumerated() {
+            let ink = layout.glyphs[line].filter { $0.id != space }
+            let left = ink.first!.origin.x, right = ink.last!.origin.x + ink.last!.advance
+            #expect(abs(left) < 0.01, "line \(index) starts at \(left)")
+            if index < layout.lines.count - 1 {
+                #expect(abs(right - width) < 0.01, "line \(index) ends at \(right)")
+            } else {
+                #expect(right < width - 5, "the last line is not stretched")
+            }
+        }
+        // Left alignment of the same text ends short of the margin.
+        let left = TextLayout(runs: [TextRun("The quick brown fox jumps over the lazy dog and keeps on running far away")],
+                              font: font.familyName, fontSize: 14, color: .black, width: width, wrapped: true,
+                              truncation: .none, alignment: .left, explicitFont: font)
+        let firstLine = left.glyphs[left.lines[0]].filter { $0.id != space }
+        #expect(firstLine.last!.origin.x + firstLine.last!.advance < width - 1)
+    }
 }

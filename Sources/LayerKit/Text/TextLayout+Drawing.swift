@@ -1,0 +1,131 @@
+import Foundation
+
+extension TextLayout {
+    /// Fills every glyph into `bitmap` through `transform` (points → pixels), offset by `origin`.
+    ///
+    /// Under a uniform scale and translation (how text layers and contexts draw), each line's
+    /// glyphs of one color are combined into one coverage mask from the glyph cache, at
+    /// positions rounded to 1/8 pixel, and composited in one call. Other transforms fill the
+    /// glyphs' outlines, glyphs of one color in one fill. Safe to call from several threads at
+    /// once for different bitmaps.
+    func draw(into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform, cache: GlyphCache = .shared) {
+        if transform.b == 0, transform.c == 0, transform.a == transform.d, transform.a > 0, transform.a.isFinite {
+            for line in lines {
+                var start = line.lowerBound
+                while start < line.upperBound {
+                    // A stretch of one color, and of one font (the cache is asked per font).
+                    var end = start + 1
+                    while end < line.upperBound, glyphs[end].color == glyphs[start].color, glyphs[end].font === glyphs[start].font {
+                        end += 1
+                    }
+                    drawRun(start..<end, into: bitmap, at: origin, transform: transform, cache: cache)
+                    start = end
+                }
+            }
+            return
+        }
+        // Glyphs of one color go in one fill, so overlapping glyphs (marks) are not drawn twice.
+        var byColor: [Color: Path] = [:]
+        for glyph in glyphs {
+            let outline = glyph.font.outline(ofGlyph: glyph.id)
+            guard !outline.isEmpty else { continue }
+            let place = CGAffineTransform(a: glyph.scale, b: 0, c: 0, d: glyph.scale,
+                                          tx: origin.x + glyph.origin.x, ty: origin.y + glyph.origin.y)
+            byColor[glyph.color, default: Path()].addPath(outline, transform: place)
+        }
+        for (color, path) in byColor { bitmap.fill(path, with: color, transform: transform) }
+    }
+
+    /// Where a glyph lands in device pixels: whole pixels and eighths.
+    struct GlyphPlacement {
+        let x: Int, y: Int
+        let key: GlyphCache.Key
+    }
+
+    /// One color and font's glyphs of a line: their cached coverage combined into one mask over
+    /// their pixels, composited once. A pixel inked by one glyph gets exactly that glyph's
+    /// coverage (so the result is what compositing glyph by glyph gave); where glyphs overlap,
+    /// coverages combine as source-over would (a + b − ab), which for opaque text equals
+    /// compositing them one after the other, to within rounding.
+    private func drawRun(_ range: Range<Int>, into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform,
+                         cache: GlyphCache) {
+        let font = glyphs[range.lowerBound].font, color = glyphs[range.lowerBound].color
+        let phases = CGFloat(GlyphCache.phases)
+        var placements: [GlyphPlacement] = []
+        placements.reserveCapacity(range.count)
+        var large: [Int] = []
+        for i in range {
+            let glyph = glyphs[i]
+            let x = (origin.x + glyph.origin.x) * transform.a + transform.tx
+            let y = (origin.y + glyph.origin.y) * transform.d + transform.ty
+            guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
+            let scale = glyph.scale * transform.a
+            // A glyph too large for the cache is filled from its outline instead.
+            let box = font.outline(ofGlyph: glyph.id).boundingBox
+            if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
+                large.append(i)
+                continue
+            }
+            // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
+            let sx = (x * phases).rounded(), sy = (y * phases).rounded()
+            let px = Int((sx / phases).rounded(.down)), py = Int((sy / phases).rounded(.down))
+            placements.append(GlyphPlacement(x: px, y: py, key: GlyphCache.Key(font: font, glyph: glyph.id, scale: scale,
+                                                                                phaseX: Int(sx) - px * GlyphCache.phases,
+                                                                                phaseY: Int(sy) - py * GlyphCache.phases)))
+        }
+        var entries: [GlyphCache.Entry?] = []
+        cache.entries(font: font, for: placements.map(\.key), into: &entries)
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        for (placement, entry) in zip(placements, entries) {
+            guard let entry else { continue }
+            x0 = min(x0, placement.x + entry.area.minX); x1 = max(x1, placement.x + entry.area.maxX)
+            y0 = min(y0, placement.y + entry.area.minY); y1 = max(y1, placement.y + entry.area.maxY)
+        }
+        let area = x0 < x1 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(bitmap.bounds) : PixelRect(x: 0, y: 0, width: 0, height: 0)
+        if !area.isEmpty {
+            ScanConverter.withConverter { converter in
+                converter.withClearedMask(for: area) { mask, stride in
+                    for (placement, entry) in zip(placements, entries) {
+                        guard let entry else { continue }
+                        Self.combine(entry, atX: placement.x, y: placement.y, into: mask, stride: stride, area: area)
+                    }
+                    bitmap.composite(mask: mask, stride: stride, area: area, color: color, clip: nil)
+                }
+            }
+        }
+        if !large.isEmpty {
+            var path = Path()
+            for i in large {
+                let glyph = glyphs[i]
+                path.addPath(font.outline(ofGlyph: glyph.id), transform: CGAffineTransform(a: glyph.scale, b: 0, c: 0, d: glyph.scale,
+                                                                                         tx: origin.x + glyph.origin.x,
+                                                                                         ty: origin.y + glyph.origin.y))
+            }
+            bitmap.fill(path, with: color, transform: transform)
+        }
+    }
+
+    /// Adds a glyph's coverage into the mask over `area` as source-over combines coverage:
+    /// m + g − m·g (pixman's rounding), which is g where the mask is still empty.
+    private static func combine(_ entry: GlyphCache.Entry, atX gx: Int, y gy: Int, into mask: UnsafeMutablePointer<UInt8>,
+                                stride: Int, area: PixelRect) {
+        let placed = PixelRect(x: gx + entry.area.x, y: gy + entry.area.y, width: entry.area.width, height: entry.area.height)
+        let visible = placed.intersection(area)
+        guard !visible.isEmpty else { return }
+        let sourceStride = entry.stride
+        entry.coverage.withUnsafeBufferPointer { coverage in
+            guard let base = coverage.baseAddress else { return }
+            for row in visible.minY..<visible.maxY {
+                let source = base + (row - placed.minY) * sourceStride + (visible.minX - placed.minX)
+                let target = mask + (row - area.minY) * stride + (visible.minX - area.minX)
+                for x in 0..<visible.width {
+                    let g = UInt32(source[x])
+                    guard g != 0 else { continue }
+                    let m = UInt32(target[x])
+                    let t = m * g + 0x80
+                    target[x] = UInt8(truncatingIfNeeded: m + g - ((t + (t >> 8)) >> 8))
+                }
+            }
+        }
+    }
+}
