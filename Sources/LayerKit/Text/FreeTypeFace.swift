@@ -20,6 +20,8 @@ final class FreeTypeFace: @unchecked Sendable {
     let unitsPerEm: Int
     /// Ascender and descender above and below the baseline, and line gap, in design units.
     let ascender: Int, descender: Int, lineGap: Int
+    /// The largest width or height of the box holding every glyph, in design units.
+    let largestGlyphExtent: Int
 
     /// Opens face `index` of the file at `path`.
     ///
@@ -53,6 +55,8 @@ final class FreeTypeFace: @unchecked Sendable {
         ascender = Int(face.pointee.ascender)
         descender = Int(-face.pointee.descender)
         lineGap = max(0, Int(face.pointee.height) - ascender - descender)
+        let box = face.pointee.bbox
+        largestGlyphExtent = max(Int(box.xMax - box.xMin), Int(box.yMax - box.yMin))
     }
 
     deinit {

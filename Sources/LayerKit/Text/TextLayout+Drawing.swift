@@ -36,12 +36,6 @@ extension TextLayout {
         for (color, path) in byColor { bitmap.fill(path, with: color, transform: transform) }
     }
 
-    /// Where a glyph lands in device pixels: whole pixels and eighths.
-    struct GlyphPlacement {
-        let x: Int, y: Int
-        let key: GlyphCache.Key
-    }
-
     /// One color and font's glyphs of a line: their cached coverage combined into one mask over
     /// their pixels, composited once. A pixel inked by one glyph gets exactly that glyph's
     /// coverage (so the result is what compositing glyph by glyph gave); where glyphs overlap,
@@ -51,9 +45,11 @@ extension TextLayout {
                          cache: GlyphCache) {
         let font = glyphs[range.lowerBound].font, color = glyphs[range.lowerBound].color
         let phases = CGFloat(GlyphCache.phases)
-        var placements: [GlyphPlacement] = []
+        var placements: [(x: Int, y: Int)] = [], keys: [GlyphCache.Key] = []
         placements.reserveCapacity(range.count)
+        keys.reserveCapacity(range.count)
         var large: [Int] = []
+        let extent = font.face.largestGlyphExtent > 0 ? CGFloat(font.face.largestGlyphExtent) : .infinity
         for i in range {
             let glyph = glyphs[i]
             let x = (origin.x + glyph.origin.x) * transform.a + transform.tx
@@ -61,20 +57,23 @@ extension TextLayout {
             guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
             let scale = glyph.scale * transform.a
             // A glyph too large for the cache is filled from its outline instead.
-            let box = font.outline(ofGlyph: glyph.id).boundingBox
-            if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
-                large.append(i)
-                continue
+            // Only text whose font's largest glyph would not fit has each glyph's box checked.
+            if scale * extent > CGFloat(GlyphCache.largestSide - 2) {
+                let box = font.outline(ofGlyph: glyph.id).boundingBox
+                if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
+                    large.append(i)
+                    continue
+                }
             }
             // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
             let sx = (x * phases).rounded(), sy = (y * phases).rounded()
             let px = Int((sx / phases).rounded(.down)), py = Int((sy / phases).rounded(.down))
-            placements.append(GlyphPlacement(x: px, y: py, key: GlyphCache.Key(font: font, glyph: glyph.id, scale: scale,
-                                                                                phaseX: Int(sx) - px * GlyphCache.phases,
-                                                                                phaseY: Int(sy) - py * GlyphCache.phases)))
+            placements.append((px, py))
+            keys.append(GlyphCache.Key(font: font, glyph: glyph.id, scale: scale, phaseX: Int(sx) - px * GlyphCache.phases,
+                                       phaseY: Int(sy) - py * GlyphCache.phases))
         }
         var entries: [GlyphCache.Entry?] = []
-        cache.entries(font: font, for: placements.map(\.key), into: &entries)
+        cache.entries(font: font, for: keys, into: &entries)
         var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
         for (placement, entry) in zip(placements, entries) {
             guard let entry else { continue }
@@ -118,12 +117,11 @@ extension TextLayout {
             for row in visible.minY..<visible.maxY {
                 let source = base + (row - placed.minY) * sourceStride + (visible.minX - placed.minX)
                 let target = mask + (row - area.minY) * stride + (visible.minX - area.minX)
+                // Branch-free, so that it vectorizes: g = 0 leaves m, m = 0 gives g.
                 for x in 0..<visible.width {
-                    let g = UInt32(source[x])
-                    guard g != 0 else { continue }
-                    let m = UInt32(target[x])
-                    let t = m * g + 0x80
-                    target[x] = UInt8(truncatingIfNeeded: m + g - ((t + (t >> 8)) >> 8))
+                    let g = UInt16(source[x]), m = UInt16(target[x])
+                    let t = m &* g &+ 0x80
+                    target[x] = UInt8(truncatingIfNeeded: m &+ g &- ((t &+ (t &>> 8)) &>> 8))
                 }
             }
         }
