@@ -12,14 +12,20 @@ public enum LineJoin: String, Hashable, Sendable {
 
 /// A stroke's style, with Core Animation's defaults.
 public struct StrokeStyle: Hashable, Sendable {
+    /// The line's width, centred on the path (a width that is not positive draws nothing).
     public var lineWidth: CGFloat = 1
+    /// How open ends look.
     public var lineCap: LineCap = .butt
+    /// How corners look.
     public var lineJoin: LineJoin = .miter
+    /// The longest miter, in line widths, before a miter join is bevelled.
     public var miterLimit: CGFloat = 10
     /// Lengths of dashes and gaps, alternating; empty for a solid line.
     public var dashPattern: [CGFloat] = []
+    /// How far into the dash pattern the path starts.
     public var dashPhase: CGFloat = 0
 
+    /// A stroke style; the defaults are Core Animation's.
     public init(lineWidth: CGFloat = 1, lineCap: LineCap = .butt, lineJoin: LineJoin = .miter, miterLimit: CGFloat = 10,
                 dashPattern: [CGFloat] = [], dashPhase: CGFloat = 0) {
         self.lineWidth = lineWidth; self.lineCap = lineCap; self.lineJoin = lineJoin
