@@ -71,7 +71,10 @@ enum Painter {
         for item in items {
             // Most items miss a small damage entirely: a rectangle test before any region work.
             guard item.extent.intersects(bounds) else { continue }
-            let reach = Region(item.footprint).intersection(area)
+            // Cut to the item's rectangle, not its footprint's bands: a turned or perspective
+            // composite writes only its quad's exact row spans (the kernels solve them per row),
+            // which the footprint holds, so the bands would only cost region work.
+            let reach = area.intersection(Region(item.extent))
             guard !reach.isEmpty else { continue }
             switch item.source {
             case let .bitmap(source):
