@@ -87,11 +87,12 @@ final class BackingStoreCache {
         let entry = Entry(fingerprint: fingerprint, surface: surface, generation: nextGeneration)
         nextGeneration += 1
         entries[key] = entry
-        jobs.append(Job(level: level, surface: surface) {
+        let job = Job(level: level, surface: surface) {
             if reused { surface.clearPixels() }
             draw(surface)
-        })
+        }
         pendingLevels[ObjectIdentifier(surface)] = level
+        if let contentPass { contentPass.submit(job) } else { jobs.append(job) }
         return entry
     }
 
@@ -99,10 +100,21 @@ final class BackingStoreCache {
     /// are ready.
     func pendingLevel(of surface: AnyObject) -> Int? { pendingLevels[ObjectIdentifier(surface)] }
 
+    /// The pass that draws stores as they are queued (the frame's); without one they wait in
+    /// `jobs` for `takeJobs()`.
+    var contentPass: ContentPass?
+
     /// Hands over the queued drawings (the content pass runs them) and forgets them.
     func takeJobs() -> [Job] {
         defer { jobs = []; pendingLevels = [:] }
         return jobs
+    }
+
+    /// Draws every store queued through `pass` since it was set, and detaches it.
+    func finish(_ pass: ContentPass) {
+        pass.finish()
+        ContentPass.run(takeJobs(), threads: 1)
+        contentPass = nil
     }
 
     /// An object started drawing from the store of `key`.

@@ -1,14 +1,46 @@
 import Foundation
 import Synchronization
 
-/// Draws the backing stores a frame queued, level by level: stores of one level read only stores
-/// of lower levels (a shadow the content it is cast by, a group what it contains), so the stores
-/// of a level are drawn in parallel, each on whichever thread is free.
-enum ContentPass {
-    /// Below this many queued pixels a level is drawn on the calling thread: waking threads costs
-    /// more than it saves.
+/// Draws the backing stores a frame queues, level by level: stores of one level read only stores
+/// of lower levels (a shadow the content it is cast by, a group what it contains).
+///
+/// With threads to spare, the first level (content and borders, which read no store) starts on
+/// helper threads as soon as each store is queued, while the calling thread goes on updating the
+/// frame's objects: a frame whose text or paths change every frame overlaps its serial update
+/// with their rasterization. At `finish()` the calling thread helps with what is left, then the
+/// later levels are drawn, each in parallel.
+final class ContentPass {
+    /// Below this many queued pixels a later level is drawn on the calling thread: waking threads
+    /// costs more than it saves.
     static let parallelPixelThreshold = 64 * 64
 
+    private let threads: Int
+    private var later: [BackingStoreCache.Job] = []
+    private var early: EarlyJobs?
+
+    init(threads: Int) { self.threads = max(1, threads) }
+
+    /// Takes a store's drawing as soon as it is queued.
+    func submit(_ job: BackingStoreCache.Job) {
+        guard job.level == 0, threads > 1 else {
+            later.append(job)
+            return
+        }
+        if early == nil { early = EarlyJobs(helpers: threads - 1) }
+        early?.push(job)
+    }
+
+    /// Draws everything submitted; returns once every store is complete.
+    func finish() {
+        if let early {
+            early.finish()
+            self.early = nil
+        }
+        Self.run(later, threads: threads)
+        later = []
+    }
+
+    /// Draws `jobs` now, level by level, each level in parallel.
     static func run(_ jobs: [BackingStoreCache.Job], threads: Int) {
         guard !jobs.isEmpty else { return }
         let levels = Dictionary(grouping: jobs, by: \.level).sorted { $0.key < $1.key }
@@ -32,7 +64,7 @@ enum ContentPass {
 /// descriptions and stores of lower levels, which were finished before this level began. The
 /// only shared mutable state is the next-job index, taken under the mutex. What the jobs call
 /// is safe from several threads at once for different bitmaps: pixman images are per bitmap,
-/// path rasterization keeps a FreeType library per thread, fonts and the glyph cache lock.
+/// path rasterization keeps its scratch per thread, fonts and the glyph cache lock.
 private final class JobBatch: @unchecked Sendable {
     private let jobs: [BackingStoreCache.Job]
     private let next = Mutex(0)
@@ -44,6 +76,63 @@ private final class JobBatch: @unchecked Sendable {
             let index = next.withLock { i -> Int in defer { i += 1 }; return i }
             guard index < jobs.count else { return }
             jobs[index].draw()
+        }
+    }
+}
+
+/// First-level jobs drawn by helper threads while the frame is still being updated.
+///
+/// `@unchecked Sendable` is safe here for the reasons `JobBatch` gives, and because the thread
+/// that queues them — updating the frame's objects — never reads a store's pixels before
+/// `finish()` has returned: stores are read only by later levels and by painting. The queue,
+/// its cursor and the closed flag are shared state, every access under the lock (an NSLock,
+/// which ThreadSanitizer understands); the semaphore counts queued jobs and wakes idle helpers
+/// at the end; the group's wait orders the helpers' drawing before what follows `finish()`.
+private final class EarlyJobs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var queue: [BackingStoreCache.Job] = []
+    private var next = 0
+    private var closed = false
+    private let available = DispatchSemaphore(value: 0)
+    private let group = DispatchGroup()
+    private let helpers: Int
+
+    init(helpers: Int) {
+        self.helpers = helpers
+        for _ in 0..<helpers {
+            DispatchQueue.global(qos: .userInitiated).async(group: group) { self.help() }
+        }
+    }
+
+    func push(_ job: BackingStoreCache.Job) {
+        lock.withLock { queue.append(job) }
+        available.signal()
+    }
+
+    /// Closes the queue, draws what is left on the calling thread too, and waits for the helpers.
+    func finish() {
+        lock.withLock { closed = true }
+        for _ in 0..<helpers { available.signal() }
+        while let job = take() { job.draw() }
+        group.wait()
+    }
+
+    private func help() {
+        while true {
+            available.wait()
+            guard let job = take() else {
+                if lock.withLock({ closed }) { return }
+                continue
+            }
+            job.draw()
+        }
+    }
+
+    private func take() -> BackingStoreCache.Job? {
+        lock.withLock {
+            guard next < queue.count else { return nil }
+            defer { next += 1 }
+            return queue[next]
         }
     }
 }

@@ -99,10 +99,12 @@ public final class Renderer {
             return Region()
         }
         let frame = FrameChanges()
+        let pass = ContentPass(threads: threadCount)
+        cache.contentPass = pass
         tree.update(at: time, frame)
         discardRetiredTrees()
         nextAnimationChange = frame.nextAnimationChange
-        ContentPass.run(cache.takeJobs(), threads: threadCount)
+        cache.finish(pass)
 
         var damage = sameTarget ? Region(frame.damage).union(pendingDamage).intersection(Region(bitmap.bounds))
                                 : Region(bitmap.bounds)
@@ -150,9 +152,11 @@ public final class Renderer {
         let target = PixelRect(x: 0, y: 0, width: max(0, width), height: max(0, height))
         let tree = self.tree(for: layer, viewport: target)
         let frame = FrameChanges()
+        let pass = ContentPass(threads: threadCount)
+        cache.contentPass = pass
         tree.update(at: time, frame)
         discardRetiredTrees()
-        ContentPass.run(cache.takeJobs(), threads: threadCount)
+        cache.finish(pass)
         if lastTarget != nil { pendingDamage.formUnion(Region(frame.damage)) }
         let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
         _ = rasterCache.picture(for: key, firstChange: frame.firstChange)
