@@ -84,7 +84,7 @@ import Testing
 
     @Test func hitTestFindsTheTopmostDeepestLayer() {
         let root = Layer()
-        root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
+        root.frame = CGRect(x: 0, y: 0, width: 100, height: 100)   // a root's hit point is in the space it sits in
         let below = Layer(), above = Layer(), inner = Layer()
         for l in [below, above] {
             l.bounds = CGRect(x: 0, y: 0, width: 50, height: 50)
@@ -108,7 +108,7 @@ import Testing
 
     @Test func hitTestFollowsRotation() {
         let root = Layer()
-        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 200)
+        root.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
         let bar = Layer()
         bar.bounds = CGRect(x: 0, y: 0, width: 100, height: 10)
         bar.position = CGPoint(x: 100, y: 100)
@@ -128,7 +128,7 @@ import Testing
         child.position = .zero
         child.transform = Transform3D(scaleX: 0, y: 0)
         #expect(root.convert(CGPoint(x: 1, y: 1), to: child).x.isNaN)
-        root.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+        root.frame = CGRect(x: 0, y: 0, width: 10, height: 10)
         child.bounds = root.bounds
         child.position = CGPoint(x: CGFloat.nan, y: 5)
         child.transform = .identity

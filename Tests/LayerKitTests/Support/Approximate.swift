@@ -15,6 +15,12 @@ func close(_ a: CGPoint?, _ b: CGPoint, _ tolerance: CGFloat = 1e-9) -> Bool {
     return close(a.x, b.x, tolerance) && close(a.y, b.y, tolerance)
 }
 
+/// Whether two rectangles agree in origin and size to within `tolerance`.
+func close(_ a: CGRect, _ b: CGRect, _ tolerance: CGFloat = 1e-9) -> Bool {
+    close(a.minX, b.minX, tolerance) && close(a.minY, b.minY, tolerance)
+        && close(a.width, b.width, tolerance) && close(a.height, b.height, tolerance)
+}
+
 /// A transform from sixteen values in DOMMatrix / `matrix3d()` order, which is the same
 /// layout as Core Animation's m11, m12, … m44.
 func matrix3d(_ v: [CGFloat]) -> Transform3D {
