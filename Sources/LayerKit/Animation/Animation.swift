@@ -61,8 +61,12 @@ open class Animation {
         onStart = other.onStart; onStop = other.onStop
     }
 
-    /// A copy of this animation.
+    /// A copy of this animation (Core Animation's `copy()`: a group's copy holds the same
+    /// member objects).
     public func copy() -> Self { Self(copying: self) }
+
+    /// The copy a layer runs: deep, so that nothing the caller still holds is shared with it.
+    func runningCopy() -> Animation { copy() }
 
     /// The timing parameters as a value.
     public var timing: TimingParameters {
@@ -121,6 +125,12 @@ open class PropertyAnimation: Animation {
     public init(keyPath: String?) {
         self.keyPath = keyPath
         super.init()
+    }
+
+    /// Creates an animation without a key path, to be set later or by the property whose
+    /// action it is (Core Animation's `CABasicAnimation()`).
+    public override convenience init() {
+        self.init(keyPath: nil)
     }
 
     /// Creates a copy, key path and flags included.

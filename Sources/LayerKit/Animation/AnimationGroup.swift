@@ -8,12 +8,19 @@ open class AnimationGroup: Animation {
     /// The members, applied in order.
     public var animations: [Animation]?
 
-    /// Creates a copy, with copies of the members.
+    /// Creates a copy that holds the same member objects, as Core Animation's copy of a group
+    /// does. (A layer runs a deep copy: see `Layer.add(_:forKey:)`.)
     public required init(copying other: Animation) {
         if let other = other as? AnimationGroup {
-            animations = other.animations?.map { $0.copy() }
+            animations = other.animations
         }
         super.init(copying: other)
+    }
+
+    override func runningCopy() -> Animation {
+        let running = copy()
+        running.animations = animations?.map { $0.runningCopy() }
+        return running
     }
 
     /// Creates an empty group.

@@ -5,7 +5,13 @@ import Foundation
 /// called when every animation started inside has finished.
 ///
 /// Transactions nest and belong to the thread that opens them. Changes made outside any
-/// explicit transaction use the defaults (0.25 s, the default curve, actions on).
+/// explicit transaction use the defaults (0.25 s, the default curve, actions on). Setting a
+/// value outside `begin()`/`commit()` opens an implicit transaction, which keeps the value
+/// until `flush()` commits it (Core Animation commits it at the end of the run loop turn).
+///
+/// Both spellings work: the properties (`Transaction.disableActions = true`) and Core
+/// Animation's class methods (`Transaction.setDisableActions(true)`); the compatibility
+/// module's `CATransaction` adds the method-style getters (`CATransaction.disableActions()`).
 public enum Transaction {
     /// The implicit animation duration of the current transaction (0.25 s by default).
     public static var animationDuration: TimeInterval {
@@ -32,26 +38,103 @@ public enum Transaction {
         set { modifyTop { $0.completion = newValue } }
     }
 
-    /// Opens a transaction.
+    /// Opens a transaction (Core Animation's `begin()`).
     public static func begin() {
         var stack = self.stack
         stack.append(Frame())
         self.stack = stack
     }
 
-    /// Closes the innermost transaction.
+    /// Closes the innermost transaction (Core Animation's `commit()`). Its completion block
+    /// runs once the animations started in it have finished (at once when there are none).
+    /// Closing the last explicit transaction also closes an implicit one that `flush()` left
+    /// waiting for it.
     public static func commit() {
         var stack = self.stack
-        guard let frame = stack.popLast() else { return }
+        guard let closed = stack.popLast() else { return }
+        var closing = [closed]
+        if stack.count == 1, stack[0].isImplicit, stack[0].flushPending { closing.append(stack.removeLast()) }
         self.stack = stack
-        if let completion = frame.completion {
-            frame.tracker.commit(completion)
+        for frame in closing {
+            if let completion = frame.completion { frame.tracker.commit(completion) }
         }
     }
 
-    /// Closes every open transaction.
+    /// Commits the implicit transaction — the one that setting a value outside `begin()` opens
+    /// — as Core Animation's `flush()` does; while explicit transactions are open, it is
+    /// committed when the last of them is.
     public static func flush() {
-        while !stack.isEmpty { commit() }
+        var stack = self.stack
+        guard let first = stack.first, first.isImplicit else { return }
+        if stack.count == 1 {
+            self.stack = []
+            if let completion = first.completion { first.tracker.commit(completion) }
+        } else {
+            stack[0].flushPending = true
+            self.stack = stack
+        }
+    }
+
+    // MARK: Core Animation's class methods
+
+    /// Sets the implicit animation duration of the current transaction
+    /// (`CATransaction.setAnimationDuration(_:)`).
+    public static func setAnimationDuration(_ duration: TimeInterval) { animationDuration = duration }
+
+    /// Sets the timing function of the current transaction's implicit animations
+    /// (`CATransaction.setAnimationTimingFunction(_:)`).
+    public static func setAnimationTimingFunction(_ function: TimingFunction?) { animationTimingFunction = function }
+
+    /// Sets whether property changes in the current transaction skip their implicit animations
+    /// (`CATransaction.setDisableActions(_:)`).
+    public static func setDisableActions(_ flag: Bool) { disableActions = flag }
+
+    /// Sets the block called once every animation started in the current transaction has
+    /// finished (`CATransaction.setCompletionBlock(_:)`).
+    public static func setCompletionBlock(_ block: (() -> Void)?) { completionBlock = block }
+
+    /// The key under which `value(forKey:)` reads and `setValue(_:forKey:)` writes the duration
+    /// (Core Animation's `kCATransactionAnimationDuration`).
+    public static let animationDurationKey = "animationDuration"
+    /// The key of the timing function (`kCATransactionAnimationTimingFunction`).
+    public static let animationTimingFunctionKey = "animationTimingFunction"
+    /// The key of the disabled-actions flag (`kCATransactionDisableActions`).
+    public static let disableActionsKey = "disableActions"
+    /// The key of the completion block (`kCATransactionCompletionBlock`).
+    public static let completionBlockKey = "completionBlock"
+
+    /// The current transaction's value for `key`: one of the four settings by their keys, or
+    /// a value of your own set with `setValue(_:forKey:)` in this transaction or one around it.
+    public static func value(forKey key: String) -> Any? {
+        switch key {
+        case animationDurationKey: return animationDuration
+        case animationTimingFunctionKey: return animationTimingFunction
+        case disableActionsKey: return disableActions
+        case completionBlockKey: return completionBlock
+        default:
+            for frame in stack.reversed() { if let value = frame.values[key] { return value } }
+            return nil
+        }
+    }
+
+    /// Sets a value of the current transaction. The four settings' keys take their types
+    /// (a number, a `TimingFunction`, a `Bool`, a block); a value of another type for them is
+    /// ignored. Any other key stores the value for `value(forKey:)`.
+    public static func setValue(_ value: Any?, forKey key: String) {
+        switch key {
+        case animationDurationKey:
+            if let number = value as? Double { animationDuration = number }
+            else if let number = value as? CGFloat { animationDuration = Double(number) }
+            else if let number = value as? Int { animationDuration = Double(number) }
+        case animationTimingFunctionKey:
+            if value == nil { animationTimingFunction = nil } else if let f = value as? TimingFunction { animationTimingFunction = f }
+        case disableActionsKey:
+            if let flag = value as? Bool { disableActions = flag }
+        case completionBlockKey:
+            if value == nil { completionBlock = nil } else if let block = value as? () -> Void { completionBlock = block }
+        default:
+            modifyTop { $0.values[key] = value }
+        }
     }
 
     /// Runs `body` in a transaction with the given settings.
@@ -74,6 +157,12 @@ public enum Transaction {
         var timingFunction: TimingFunction?
         var disableActions: Bool?
         var completion: (() -> Void)?
+        /// Values of other keys (`setValue(_:forKey:)`).
+        var values: [String: Any] = [:]
+        /// Opened by setting a value outside any transaction, not by `begin()`.
+        var isImplicit = false
+        /// `flush()` was called while explicit transactions were open.
+        var flushPending = false
         let tracker = CompletionTracker()
     }
 
@@ -121,7 +210,11 @@ public enum Transaction {
 
     private static func modifyTop(_ change: (inout Frame) -> Void) {
         var stack = self.stack
-        if stack.isEmpty { stack.append(Frame()) }   // an implicit transaction, as Core Animation opens
+        if stack.isEmpty {   // an implicit transaction, as Core Animation opens
+            var implicit = Frame()
+            implicit.isImplicit = true
+            stack.append(implicit)
+        }
         change(&stack[stack.count - 1])
         self.stack = stack
     }

@@ -11,6 +11,8 @@ extension Layer {
     // MARK: Adding and removing
 
     /// Runs a copy of `animation` on this layer, replacing any animation with the same key.
+    /// The copy is deep (a group's members are copied too), so that changes to the objects
+    /// you hold do not reach what runs.
     ///
     /// A begin time of 0 means now: the layer's `currentTime`. An animation that cannot run —
     /// an unknown key path, a value of the wrong type, keyframes that do not match — is not
@@ -23,7 +25,7 @@ extension Layer {
             AnimationDiagnostics.handler(error)
             return
         }
-        let running = animation.copy()
+        let running = animation.runningCopy()
         if running.beginTime == 0 { running.beginTime = currentTime }
         let entryKey = key ?? "animation-\(ObjectIdentifier(running).hashValue)"
         if let index = animationEntries.firstIndex(where: { $0.key == entryKey }) {
@@ -116,14 +118,30 @@ extension Layer {
 
     // MARK: Presentation
 
-    /// The model layer: for a presentation copy, the layer it was made from; otherwise self.
-    public func model() -> Layer { modelLayerStorage ?? self }
+    /// The model layer: for a presentation copy, the layer it was made from; otherwise self
+    /// (Core Animation's `model()`, typed as the receiver: `let m: ShapeLayer = shape.model()`).
+    public func model() -> Self { (modelLayerStorage as? Self) ?? self }
 
-    /// A copy of the layer as it is shown at tree time `time` (the current time when nil): its
-    /// model values with its running animations applied. The copy has no sublayers.
-    public func presentation(at time: TimeInterval? = nil) -> Layer {
-        let rootTime = time ?? rootLayer.treeTime
-        return presentationCopy(atLocalTime: timeFromRoot(rootTime), notify: false) ?? self
+    /// A copy of the layer as it is shown now — its model values with its running animations
+    /// applied at the tree's current time — or nil while the layer has not been drawn in a
+    /// frame (Core Animation's `presentation()`: a layer has a presentation once it is part of
+    /// the render tree). The copy has no sublayers; changing it changes nothing shown.
+    ///
+    /// Called on a presentation copy, returns the copy itself.
+    public func presentation() -> Self? {
+        if isPresentationCopy { return self }
+        guard hasBeenRendered else { return nil }
+        return presentation(at: rootLayer.treeTime)
+    }
+
+    /// A copy of the layer as it is shown at tree time `time`: its model values with its
+    /// running animations applied. Unlike `presentation()` it answers for any time, drawn or
+    /// not, which is how tests ask what a frame will show.
+    public func presentation(at time: TimeInterval) -> Self {
+        let copy = presentationCopy(atLocalTime: timeFromRoot(time), notify: false) ?? type(of: self).init(layer: self)
+        // `init(layer:)` is required, so the copy is of the receiver's class; the fallback is
+        // never taken, and is a fresh copy rather than the model, which must not be handed out.
+        return copy as? Self ?? type(of: self).init(layer: self)
     }
 
     /// The presentation copy at the layer's local time, or nil when no animation runs. With
@@ -171,18 +189,20 @@ extension Layer {
     /// delegate say otherwise.
     func runImplicitAction(forKey key: String, from old: AnimatableValue) {
         guard hasBeenRendered, !isPresentationCopy, !Transaction.disableActions else { return }
-        let action = delegate?.action(for: self, forKey: key) ?? actions?[key]
+        // Core Animation's search: the delegate, then the `actions` dictionary, then the default.
+        var action = delegate?.action(for: self, forKey: key) ?? .default
+        if case .default = action { action = actions?[key] ?? .default }
         let animation: Animation
         switch action {
-        case .none?:
+        case .none:
             return
-        case let .animation(custom)?:
-            animation = custom.copy()
+        case let .animation(custom):
+            animation = custom.runningCopy()
             if let property = animation as? PropertyAnimation, property.keyPath == nil { property.keyPath = key }
             if let basic = animation as? BasicAnimation, basic.fromValue == nil, basic.toValue == nil, basic.byValue == nil {
                 basic.fromValue = presentedValue(forKey: key, modelValue: old)
             }
-        case nil:
+        case .default:
             let basic = BasicAnimation(keyPath: key)
             basic.fromValue = presentedValue(forKey: key, modelValue: old)
             basic.duration = Transaction.animationDuration

@@ -56,7 +56,7 @@ final class LevelLayer: Layer {
         fill.timingFunction = TimingFunction(name: .linear)
         try fill.validate(for: layer)
         layer.add(fill, forKey: "fill")
-        let presented = try #require(layer.presentation(at: 0.5) as? ProgressLayer)
+        let presented = layer.presentation(at: 0.5)   // typed: a ProgressLayer
         #expect(abs(presented.progress - 0.25) < 1e-12)
         #expect(presented.label == "loading")
         #expect(layer.progress == 0)
@@ -96,7 +96,7 @@ final class LevelLayer: Layer {
         let layer = LevelLayer()
         layer.add(rise, forKey: "rise")
         #expect((layer.animation(forKey: "rise") as? BasicAnimation)?.keyPath == "level")
-        let presented = try #require(layer.presentation(at: 0.5) as? LevelLayer)
+        let presented = layer.presentation(at: 0.5)   // typed: a LevelLayer
         #expect(abs(presented.level - 2) < 1e-12)
     }
 }

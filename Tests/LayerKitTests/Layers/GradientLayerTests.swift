@@ -51,7 +51,7 @@ import Testing
         fade.toValue = [Color.white, .red]
         fade.duration = 1
         layer.add(fade, forKey: "fade")
-        let mid = (layer.presentation(at: 0.5) as? GradientLayer)?.colors
+        let mid = layer.presentation(at: 0.5).colors
         #expect(mid == [Color(white: 0.5), Color(red: 0.5, green: 0, blue: 0)])
     }
 }
