@@ -1,5 +1,12 @@
 import Foundation
 
+/// A value that animations accept in place of the LayerKit value it stands for: the
+/// compatibility module's reference-type `CGPath` stands for a `Path`.
+package protocol AnimatableValueConvertible {
+    /// The LayerKit value (a `Path`, a `Color`, …) this value stands for.
+    var animatableValue: Any { get }
+}
+
 /// A value an animation can carry and interpolate, converted from what users pass
 /// (`fromValue = 0.0`, `toValue = CGPoint(...)`, `values = [Color.red, Color.blue]`).
 enum AnimatableValue: Sendable, Equatable {
@@ -36,8 +43,10 @@ enum AnimatableValue: Sendable, Equatable {
     }
 
     /// Converts a user value to the kind a property needs; nil when it cannot be.
-    init?(_ any: Any?, as kind: Kind) {
-        guard let any else { return nil }
+    init?(_ value: Any?, as kind: Kind) {
+        guard let value else { return nil }
+        // Another spelling of a LayerKit value (the compatibility module's CGPath) stands for it.
+        let any = (value as? any AnimatableValueConvertible)?.animatableValue ?? value
         switch kind {
         case .scalar:
             guard let v = Self.number(any) else { return nil }

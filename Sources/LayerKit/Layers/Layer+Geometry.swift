@@ -46,6 +46,13 @@ extension Layer {
         }
     }
 
+    /// The transform as a 2D affine transform (Core Animation's `affineTransform()`): its
+    /// fields that act in the plane, without depth or perspective.
+    public func affineTransform() -> CGAffineTransform { transform.affineTransform }
+
+    /// Sets the transform to a 2D affine transform (Core Animation's `setAffineTransform(_:)`).
+    public func setAffineTransform(_ transform: CGAffineTransform) { self.transform = Transform3D(transform) }
+
     /// The map from this layer's bounds space to its superlayer's (or, for a mask, its owner's),
     /// in 3D: translate(−anchor), transform, translate(position), then the superlayer's
     /// sublayer transform.
