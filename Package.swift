@@ -7,6 +7,9 @@ let package = Package(
         .library(name: "LayerKit", targets: ["LayerKit"]),
         // Windows through SDL2, kept apart so that the core library needs no SDL.
         .library(name: "LayerKitSDL", targets: ["LayerKitSDL"]),
+        // Core Animation's names (CALayer, CABasicAnimation, CATransform3DMakeRotation, …) over
+        // LayerKit: import it instead of QuartzCore.
+        .library(name: "LayerKitQuartzCore", targets: ["LayerKitQuartzCore"]),
         // The examples' scenes as plain layer trees, for the side-by-side benchmarks (Benchmarks/)
         // and for anyone who wants a clock face without the command-line runner.
         .library(name: "ExampleScenes", targets: ["ExampleScenes"]),
@@ -71,6 +74,10 @@ let package = Package(
             dependencies: ["CKernels", "CPixman", "CPNG", "CFreeType", "CHarfBuzz", "CFontconfig", "CTerminal"]
         ),
         .target(
+            name: "LayerKitQuartzCore",
+            dependencies: ["LayerKit"]
+        ),
+        .target(
             name: "LayerKitSDL",
             dependencies: ["LayerKit", "CSDL2"]
         ),
@@ -112,6 +119,12 @@ let package = Package(
             // recording), not bundled.
             exclude: ["Render/References"],
             resources: [.copy("Graphics/Fixtures")]
+        ),
+        // Written with Core Animation's names only: the seeds' code ported through
+        // LayerKitQuartzCore, rendered and probed.
+        .testTarget(
+            name: "LayerKitQuartzCoreTests",
+            dependencies: ["LayerKitQuartzCore"]
         ),
     ],
     swiftLanguageModes: [.v6]
