@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "LayerKit",
+    // Linux is the home platform. On macOS the floor is what the code uses: Synchronization's
+    // Atomic and Mutex (layer ids, caches, diagnostics) need macOS 15.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "LayerKit", targets: ["LayerKit"]),
         // Windows through SDL2, kept apart so that the core library needs no SDL.

@@ -9,6 +9,7 @@ let layerKitPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 // They use LayerKit's public API only.
 let package = Package(
     name: "LayerKitBenchmarks",
+    platforms: [.macOS(.v15)],   // LayerKit's own floor (Synchronization)
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
