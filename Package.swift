@@ -129,6 +129,19 @@ let package = Package(
             name: "LayerKitQuartzCoreTests",
             dependencies: ["LayerKitQuartzCore"]
         ),
+        // The Swift blocks of the README and the DocC articles, mirrored by scripts/doc-snippets
+        // (whose --check keeps them identical), so that the documentation compiles.
+        .testTarget(
+            name: "DocumentationSnippets",
+            dependencies: ["LayerKit", "LayerKitQuartzCore"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The documentation plugin (`swift package generate-documentation`, see the README) joins the
+// package only when asked for with LAYERKIT_DOCS=1, so that `swift build` never resolves,
+// fetches or plans it: library users and CI's builds pay nothing for it.
+if Context.environment["LAYERKIT_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
