@@ -5,6 +5,7 @@ import LayerKit
 /// and numerals, or a picture), hour, minute and second hands turning about anchorPoint
 /// (0.5, 1) at the centre, with shadows, and a centre cap.
 public final class ClockScene {
+    /// How the hands are made and moved.
     public enum Style: String, Sendable, CaseIterable {
         /// Hands are plain layers whose transforms are set every second; the implicit animation
         /// gives each tick a short sweep.
@@ -14,8 +15,11 @@ public final class ClockScene {
         case shapes
     }
 
+    /// The clock's root layer: render this.
     public let root: Layer
+    /// The hands, each turning about the face's centre.
     public let hourHand: Layer, minuteHand: Layer, secondHand: Layer
+    /// How the hands are made and moved.
     public let style: Style
     /// Seconds since midnight at elapsed time 0.
     public let startTime: TimeInterval
@@ -26,15 +30,23 @@ public final class ClockScene {
     private let dateFormatter: DateFormatter?
     private var shownMinute: Int?
 
+    /// The color of the hands, ticks and numerals.
     public static let ink = try! Color(hex: "#262A33")
+    /// The color of the second hand.
     public static let accent = try! Color(hex: "#D9432F")
+    /// The color of the face.
     public static let paper = try! Color(hex: "#F7F4EC")
 
     /// A clock of `size` points showing `startTime` (seconds since midnight) at elapsed time 0.
     ///
     /// - Parameters:
+    ///   - size: the clock's size in points; the face is the largest circle that fits.
+    ///   - style: hands as layers or as shape layers.
+    ///   - startTime: the time of day shown at elapsed time 0, in seconds since midnight.
+    ///   - picture: an image for the face instead of the drawn one.
     ///   - day: the midnight `startTime` counts from; when given, a date line under the centre
     ///     shows the date (in `timeZone`, in English), turning over at midnight.
+    ///   - timeZone: the zone the date line is given in.
     public init(size: CGSize, style: Style, startTime: TimeInterval, face picture: Image? = nil,
                 day: Date? = nil, timeZone: TimeZone = .current) {
         self.style = style

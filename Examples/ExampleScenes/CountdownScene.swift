@@ -9,6 +9,7 @@ import LayerKit
 /// The face is four layers, bottom to top: `dial` (rim and paper), `sector`, `marks` (ticks and
 /// numerals) and `hand`.
 public final class CountdownScene {
+    /// The scene's root layer: render this.
     public let root: Layer
     /// Seconds left at elapsed time 0.
     public let total: TimeInterval
@@ -16,9 +17,13 @@ public final class CountdownScene {
     public let label = TextLayer()
     /// The face: a container of the dial, sector, marks and hand.
     public let face = Layer()
+    /// The rim and the paper, drawn once.
     public let dial = CountdownDial()
+    /// The red sector of the minutes left.
     public let sector = ShapeLayer()
+    /// The ticks and numerals, drawn once above the sector.
     public let marks = CountdownMarks()
+    /// The minute hand, turned to the time left.
     public let hand = Layer()
     /// "Time is over", shown at zero.
     public let over = TextLayer()

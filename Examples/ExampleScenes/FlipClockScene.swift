@@ -10,10 +10,15 @@ import LayerKit
 /// already shows the new value. The flip ends exactly when the new second begins. The page's
 /// sides hide their back faces and darken as they turn.
 public final class FlipClockScene {
+    /// The scene's root layer: render this.
     public let root: Layer
+    /// Seconds since midnight at elapsed time 0.
     public let startTime: TimeInterval
+    /// Whether hours run 1…12 with AM/PM.
     public let twelveHour: Bool
+    /// Whether a seconds card is shown.
     public let showsSeconds: Bool
+    /// The cards, hours first.
     public let cards: [Card]
     /// "AM" or "PM" under the hours card, in 12-hour mode.
     public let meridiem: TextLayer?
@@ -24,6 +29,8 @@ public final class FlipClockScene {
     /// Seconds the whole flip takes (the seed's 1.0 s), ending at the change.
     public static let flipDuration: TimeInterval = 1
 
+    /// A flip clock of `size` points showing `startTime` (seconds since midnight) at elapsed
+    /// time 0, in 24-hour or 12-hour form, with or without a seconds card.
     public init(size: CGSize, startTime: TimeInterval, twelveHour: Bool = false, showsSeconds: Bool = true) {
         self.startTime = startTime
         self.twelveHour = twelveHour
@@ -102,6 +109,7 @@ public final class FlipClockScene {
 
     /// One two-digit card.
     public final class Card {
+        /// The card's layer in the scene.
         public let layer = Layer()
         let topHalf: Half, bottomHalf: Half
         /// The moving halves (exposed for tests and for apps that restyle them).
@@ -161,6 +169,7 @@ public final class FlipClockScene {
 
     /// Half a card: a clipping layer showing the upper or lower half of a full-card label.
     public final class Half {
+        /// The half's clipping layer.
         public let layer = Layer()
         let label = TextLayer()
         let shade = Layer()

@@ -10,6 +10,7 @@ public typealias CGColor = Color
 /// whose `cgColor` is itself.
 public typealias UIColor = Color
 
+/// CoreGraphics' and UIKit's color API on LayerKit's `Color`.
 extension Color {
     /// The color as CoreGraphics' type: the same value (`UIColor.black.cgColor`).
     public var cgColor: CGColor { self }

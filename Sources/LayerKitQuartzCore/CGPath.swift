@@ -196,6 +196,7 @@ public final class CGMutablePath: CGPath {
 
 // MARK: Where layers and animations take paths
 
+/// The shape as Core Animation types it.
 extension CAShapeLayer {
     /// The shape, in the layer's bounds space (Core Animation's `CGPath?`; LayerKit's `path`
     /// holds the same outline as a `Path`).
@@ -205,6 +206,7 @@ extension CAShapeLayer {
     }
 }
 
+/// The shadow path as Core Animation types it.
 extension CALayer {
     /// The shadow's shape in the layer's own space (Core Animation's `CGPath?`).
     public var shadowPath: CGPath? {
@@ -213,6 +215,7 @@ extension CALayer {
     }
 }
 
+/// The motion path as Core Animation types it.
 extension CAKeyframeAnimation {
     /// The path a point-valued property follows (Core Animation's `CGPath?`).
     public var path: CGPath? {
@@ -221,6 +224,7 @@ extension CAKeyframeAnimation {
     }
 }
 
+/// Paths as CoreGraphics' type.
 extension CGContext {
     /// Adds a path given in user space to the current path.
     public func addPath(_ path: CGPath) { addPath(path.path) }

@@ -84,6 +84,7 @@ public typealias CAAnimationRotationMode = RotationMode
 public typealias CFTimeInterval = TimeInterval
 #endif
 
+/// Core Animation's `Float` initializer.
 extension TimingFunction {
     /// A custom curve from Core Animation's `Float` control points
     /// (`CAMediaTimingFunction(controlPoints:_:_:_:)`).
@@ -107,6 +108,7 @@ public typealias CGPathFillRule = FillRule
 /// CoreGraphics' CGPathDrawingMode: LayerKit's `GraphicsContext.DrawingMode`.
 public typealias CGPathDrawingMode = GraphicsContext.DrawingMode
 
+/// CoreGraphics' name for the non-zero rule.
 extension FillRule {
     /// CoreGraphics' name for the non-zero winding rule.
     public static var winding: FillRule { .nonZero }

@@ -127,6 +127,7 @@ public let kCAAlignmentJustified = CATextLayerAlignmentMode.justified
 
 // MARK: UIKit's and Core Animation's old method names
 
+/// UIKit's Swift 2 color names: `UIColor.blackColor().CGColor`.
 extension Color {
     /// The color as CoreGraphics' type (Swift 2's `CGColor` property; `cgColor` since).
     public var CGColor: Color { self }
@@ -163,6 +164,7 @@ extension Color {
     public static func brownColor() -> Color { .brown }
 }
 
+/// Core Animation's Swift 2 method name.
 extension CALayer {
     /// Runs a copy of `animation` (Swift 2's name for `add(_:forKey:)`).
     public func addAnimation(_ animation: CAAnimation, forKey key: String?) { add(animation, forKey: key) }

@@ -20,7 +20,13 @@ public enum AutomaticPresenter {
     /// A window is tried when DISPLAY or WAYLAND_DISPLAY is set; when it cannot be shown (see
     /// `WindowPresenter`), the choice falls back and says why.
     ///
-    /// - Parameter fallbackPath: the PNG written when there is neither display nor terminal.
+    /// - Parameters:
+    ///   - title: the window's title.
+    ///   - width: the frames' width in points.
+    ///   - height: the frames' height in points.
+    ///   - fallbackPath: the PNG written when there is neither display nor terminal.
+    ///   - environment: where DISPLAY, WAYLAND_DISPLAY and TERM are read (the process's).
+    ///   - standardOutputIsTerminal: whether standard output is a terminal the frames can go to.
     public static func choose(title: String, width: Int, height: Int, fallbackPath: String,
                               environment: [String: String] = ProcessInfo.processInfo.environment,
                               standardOutputIsTerminal: Bool = isatty(STDOUT_FILENO) != 0) -> Choice {

@@ -177,9 +177,14 @@ open class PropertyAnimation: Animation {
 
 /// Why an animation cannot run.
 public enum AnimationError: Error, Equatable, CustomStringConvertible {
+    /// A property animation without a key path.
     case missingKeyPath(animation: String)
+    /// The key path names no animatable property of the layer's class.
     case unknownKeyPath(String, layer: String)
+    /// A value (`role`: "fromValue", "values[2]", …) is not of the type the property takes.
     case wrongValueType(animation: String, role: String, expected: String, got: String)
+    /// Keyframe arrays that do not fit together (`keyTimes` and `values` of different
+    /// lengths, times out of order, …).
     case keyframeMismatch(animation: String, detail: String)
 
     /// What is wrong, naming the animation and the key path.

@@ -10,7 +10,14 @@ public struct TimingFunction: Hashable, Sendable {
 
     /// Core Animation's named curves.
     public enum Name: String, Sendable, CaseIterable {
-        case linear, easeIn, easeOut, easeInEaseOut
+        /// Constant speed: (0, 0) (1, 1).
+        case linear
+        /// Slow at first: (0.42, 0) (1, 1).
+        case easeIn
+        /// Slow at the end: (0, 0) (0.58, 1).
+        case easeOut
+        /// Slow at both ends: (0.42, 0) (0.58, 1).
+        case easeInEaseOut
         /// The curve of implicit animations, (0.25, 0.1) (0.25, 1).
         case `default`
     }

@@ -50,8 +50,12 @@ public final class DisplayLink {
     /// Runs frames until `callback` returns `.stop`, `stop()` is called, or `duration` seconds
     /// have passed; between frames the link sleeps as `callback` asks.
     ///
-    /// - Parameter wait: blocks until a deadline (seconds on `clock`) or until something
-    ///   happens that the next frame should see; sleeping on `clock` when nil.
+    /// - Parameters:
+    ///   - startTime: the time of the first frame; later frames add the time since the start.
+    ///   - duration: how long to run, in seconds (for ever by default).
+    ///   - wait: blocks until a deadline (seconds on `clock`) or until something happens that
+    ///     the next frame should see; sleeping on `clock` when nil.
+    ///   - callback: called for each frame; says when the next one is due, or to stop.
     public func run(startTime: TimeInterval = 0, duration: TimeInterval = .infinity,
                     wait: ((TimeInterval) -> Void)?, _ callback: (FrameTime) throws -> Next) rethrows {
         stopped = false
@@ -95,7 +99,9 @@ public final class DisplayLink {
 
 /// Why a display or presenter could not do what it was asked.
 public enum DisplayError: Error, Equatable, CustomStringConvertible {
+    /// A frame rate that is not a finite number of frames per second above 0 (and up to 1000).
     case invalidRate(Double)
+    /// A duration or frame count that is negative, not finite or absurdly long.
     case invalidDuration(Double)
     /// A file or folder could not be written.
     case cannotWrite(path: String, reason: String)

@@ -10,6 +10,7 @@ public struct FrameTime: Hashable, Sendable {
     /// Frames skipped just before this one.
     public let droppedFrames: Int
 
+    /// A frame of a timeline.
     public init(index: Int, time: TimeInterval, droppedFrames: Int = 0) {
         self.index = index
         self.time = time
@@ -20,8 +21,11 @@ public struct FrameTime: Hashable, Sendable {
 /// A deterministic timeline for offline rendering: frame k shows exactly `start + k / fps`
 /// (computed, not accumulated, so a long run never drifts), for `frameCount` frames.
 public struct OfflineClock: Sequence, Sendable {
+    /// The time of the first frame.
     public let start: TimeInterval
+    /// Frames per second.
     public let fps: Double
+    /// How many frames the timeline has.
     public let frameCount: Int
 
     /// A timeline of `frameCount` frames at `fps` from `start`.
@@ -66,6 +70,7 @@ public protocol MonotonicClock: AnyObject {
 
 /// The system's monotonic clock (CLOCK_MONOTONIC), unaffected by wall-clock changes.
 public final class SystemClock: MonotonicClock, Sendable {
+    /// The system's clock.
     public init() {}
 
     public func now() -> TimeInterval { currentMediaTime() }

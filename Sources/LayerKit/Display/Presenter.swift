@@ -77,8 +77,10 @@ package func fileProblem(at path: String, directory: Bool = false) -> String? {
 
 /// Writes each presented frame to one PNG file (the last one stays).
 public final class PNGPresenter: Presenter {
+    /// The file written.
     public let path: String
 
+    /// A presenter writing to the PNG file at `path`.
     public init(path: String) { self.path = path }
 
     public func present(_ frame: Bitmap, damage: Region, at time: FrameTime) throws(DisplayError) {
@@ -95,7 +97,9 @@ public final class PNGPresenter: Presenter {
 /// Writes every frame as DIRECTORY/frame-0001.png, frame-0002.png, … (numbered from 1 in the
 /// order presented, four digits at least).
 public final class FrameSequencePresenter: Presenter {
+    /// The folder the frames are written to.
     public let directory: String
+    /// How many frames have been written.
     public private(set) var framesWritten = 0
 
     /// Creates the directory if needed.

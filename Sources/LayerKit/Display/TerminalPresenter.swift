@@ -15,9 +15,16 @@ import Foundation
 public final class TerminalPresenter: InteractivePresenter {
     /// How pixels reach the terminal.
     public enum Mode: String, Sendable, CaseIterable {
-        case kitty, sixel, halfBlock = "halfblock"
+        /// The kitty graphics protocol: whole images at the terminal's pixel resolution.
+        case kitty
+        /// Sixel graphics, with a palette per frame.
+        case sixel
+        /// Two pixels per character cell, as truecolor upper-half blocks: any terminal with
+        /// 24-bit color.
+        case halfBlock = "halfblock"
     }
 
+    /// How this presenter draws.
     public let mode: Mode
     /// The character grid frames are fitted into (the terminal's, less its last row).
     public private(set) var columns: Int, rows: Int

@@ -8,12 +8,23 @@ import Foundation
 /// Once ffmpeg has failed the presenter stays failed: the partial file is removed, and every
 /// later `present` and `finish` throws the same error (no new ffmpeg starts over the output).
 public final class VideoPresenter: Presenter {
+    /// The file formats ffmpeg is asked to write.
     public enum Format: String, Sendable, CaseIterable {
-        case mp4, webm, gif, apng
+        /// H.264 in MP4.
+        case mp4
+        /// VP9 in WebM.
+        case webm
+        /// An animated GIF with a palette generated from the frames.
+        case gif
+        /// An animated PNG.
+        case apng
     }
 
+    /// The file written.
     public let path: String
+    /// The format, from the file name's extension.
     public let format: Format
+    /// Frames per second of the video.
     public let fps: Double
     /// The ffmpeg executable (found on PATH by default).
     public let executable: String
@@ -24,6 +35,7 @@ public final class VideoPresenter: Presenter {
     private var size: (width: Int, height: Int)?
     /// Why encoding stopped, once it has: every later call throws it.
     private var failure: DisplayError?
+    /// How many frames have been handed to ffmpeg.
     public private(set) var framesWritten = 0
 
     /// - Throws: `DisplayError.unsupportedFormat` for an unknown extension, `.invalidRate` for a

@@ -42,38 +42,59 @@ public final class GraphicsContext {
     /// The current transform from user space to device pixels.
     public var ctm: CGAffineTransform { state.ctm }
 
+    /// Moves the user space's origin by (`x`, `y`).
     public func translateBy(x: CGFloat, y: CGFloat) { state.ctm = CGAffineTransform(translationX: x, y: y).concatenating(state.ctm) }
+    /// Scales the user space by `x` and `y`.
     public func scaleBy(x: CGFloat, y: CGFloat) { state.ctm = CGAffineTransform(scaleX: x, y: y).concatenating(state.ctm) }
+    /// Turns the user space by `angle` radians (clockwise on the y-down screen).
     public func rotate(by angle: CGFloat) { state.ctm = CGAffineTransform(rotationAngle: angle).concatenating(state.ctm) }
+    /// Applies `transform` to the user space, before the current transform.
     public func concatenate(_ transform: CGAffineTransform) { state.ctm = transform.concatenating(state.ctm) }
 
+    /// The color fills paint with (opaque black at first).
     public func setFillColor(_ color: Color) { state.fillColor = color }
+    /// The color strokes paint with (opaque black at first).
     public func setStrokeColor(_ color: Color) { state.strokeColor = color }
     /// Multiplies everything drawn by `alpha`.
     public func setAlpha(_ alpha: Double) { state.alpha = Color.unit(alpha) }
+    /// The stroke's width, in user space (1 at first).
     public func setLineWidth(_ width: CGFloat) { state.stroke.lineWidth = width }
+    /// How open ends of strokes look.
     public func setLineCap(_ cap: LineCap) { state.stroke.lineCap = cap }
+    /// How strokes turn corners.
     public func setLineJoin(_ join: LineJoin) { state.stroke.lineJoin = join }
+    /// How far a miter may reach, in line widths, before it is beveled (10 at first).
     public func setMiterLimit(_ limit: CGFloat) { state.stroke.miterLimit = limit }
+    /// Dashes strokes: `lengths` of dashes and gaps, alternating, started `phase` into the
+    /// pattern (an empty array draws solid lines).
     public func setLineDash(phase: CGFloat, lengths: [CGFloat]) {
         state.stroke.dashPhase = phase
         state.stroke.dashPattern = lengths
     }
+    /// How what is drawn combines with the bitmap (`.over` at first).
     public func setBlendMode(_ mode: CompositeOperator) { state.blendMode = mode }
 
     // MARK: Current path (in user space, transformed when it is added)
 
+    /// Empties the current path.
     public func beginPath() { path = Path() }
+    /// Starts a new subpath at `point`.
     public func move(to point: CGPoint) { path.move(to: point.applying(state.ctm)) }
+    /// A straight line from the current point to `point`.
     public func addLine(to point: CGPoint) { path.addLine(to: point.applying(state.ctm)) }
+    /// A cubic Bézier from the current point to `end`.
     public func addCurve(to end: CGPoint, control1: CGPoint, control2: CGPoint) {
         path.addCurve(to: end.applying(state.ctm), control1: control1.applying(state.ctm), control2: control2.applying(state.ctm))
     }
+    /// A quadratic Bézier from the current point to `end`.
     public func addQuadCurve(to end: CGPoint, control: CGPoint) {
         path.addQuadCurve(to: end.applying(state.ctm), control: control.applying(state.ctm))
     }
+    /// Closes the current subpath with a line back to its start.
     public func closePath() { path.closeSubpath() }
+    /// Adds a closed rectangle to the current path.
     public func addRect(_ rect: CGRect) { addPath(Path(rect: rect)) }
+    /// Adds the closed ellipse inscribed in `rect` to the current path.
     public func addEllipse(in rect: CGRect) { addPath(Path(ellipseIn: rect)) }
 
     /// An arc with CGContext's rule (clockwise false: increasing angles), joined to the current
@@ -98,7 +119,18 @@ public final class GraphicsContext {
     // MARK: Drawing
 
     /// How `drawPath(using:)` paints.
-    public enum DrawingMode: Sendable { case fill, eoFill, stroke, fillStroke, eoFillStroke }
+    public enum DrawingMode: Sendable {
+        /// Fill, non-zero winding.
+        case fill
+        /// Fill, even-odd.
+        case eoFill
+        /// Stroke.
+        case stroke
+        /// Fill (non-zero), then stroke.
+        case fillStroke
+        /// Fill (even-odd), then stroke.
+        case eoFillStroke
+    }
 
     /// Fills the current path and clears it.
     public func fillPath(using rule: FillRule = .nonZero) {
@@ -126,9 +158,13 @@ public final class GraphicsContext {
         path = Path()
     }
 
+    /// Fills a rectangle with the fill color (the current path is kept).
     public func fill(_ rect: CGRect) { paint(Path(rect: rect).applying(state.ctm), color: state.fillColor, rule: .nonZero) }
+    /// Fills the ellipse inscribed in `rect` with the fill color.
     public func fillEllipse(in rect: CGRect) { paint(Path(ellipseIn: rect).applying(state.ctm), color: state.fillColor, rule: .nonZero) }
+    /// Strokes a rectangle with the stroke color and line style.
     public func stroke(_ rect: CGRect) { paint(strokeOutline(Path(rect: rect).applying(state.ctm)), color: state.strokeColor, rule: .nonZero) }
+    /// Strokes the ellipse inscribed in `rect` with the stroke color and line style.
     public func strokeEllipse(in rect: CGRect) {
         paint(strokeOutline(Path(ellipseIn: rect).applying(state.ctm)), color: state.strokeColor, rule: .nonZero)
     }

@@ -7,6 +7,8 @@ import Foundation
 ///
 /// Row-vector convention: `(x', y') = (x·a + y·c + tx, x·b + y·d + ty)`.
 public struct CGAffineTransform: Hashable, Sendable {
+    /// The linear part (`a`, `b`: the image of the x axis; `c`, `d`: of the y axis) and the
+    /// translation (`tx`, `ty`).
     public var a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat
 
     /// Creates a transform from its six fields.
@@ -66,6 +68,7 @@ public struct CGAffineTransform: Hashable, Sendable {
     }
 }
 
+/// Mapping points through an affine transform, as CoreGraphics does.
 extension CGPoint {
     /// The point mapped through `t`.
     public func applying(_ t: CGAffineTransform) -> CGPoint {
@@ -73,6 +76,7 @@ extension CGPoint {
     }
 }
 
+/// Mapping sizes through an affine transform, as CoreGraphics does.
 extension CGSize {
     /// The size mapped through `t`'s linear part (no translation), as in CoreGraphics.
     public func applying(_ t: CGAffineTransform) -> CGSize {
@@ -80,6 +84,7 @@ extension CGSize {
     }
 }
 
+/// Mapping rectangles through an affine transform, as CoreGraphics does.
 extension CGRect {
     /// The bounding box of the rectangle's four corners mapped through `t`.
     public func applying(_ t: CGAffineTransform) -> CGRect {

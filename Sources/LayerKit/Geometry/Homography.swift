@@ -6,8 +6,11 @@ import Foundation
 /// A layer is a plane (z = 0); the homography of a 4x4 transform is what that plane looks like
 /// on screen, and it is what the compositor hands to pixman.
 public struct Homography: Hashable, Sendable {
+    /// The first row: the image of the x axis, and x's share of w.
     public var m11: CGFloat, m12: CGFloat, m13: CGFloat
+    /// The second row: the image of the y axis, and y's share of w.
     public var m21: CGFloat, m22: CGFloat, m23: CGFloat
+    /// The third row: the translation, and w's constant term.
     public var m31: CGFloat, m32: CGFloat, m33: CGFloat
 
     /// Points whose homogeneous w falls to this or below lie on or behind the eye and are cut

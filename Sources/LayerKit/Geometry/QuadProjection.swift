@@ -45,6 +45,7 @@ extension Homography {
     }
 }
 
+/// Bounding boxes of points.
 extension CGRect {
     /// The smallest rectangle holding every point, or nil for no points or a non-finite one.
     public init?(boundingPoints points: [CGPoint]) {

@@ -5,7 +5,9 @@ extension Transform3D {
     /// Level 2 "unmatrix" decomposition, after Graphics Gems II). A point is scaled, skewed,
     /// rotated, translated and finally put through the perspective.
     public struct Decomposition: Hashable, Sendable {
+        /// The translation, applied after the rotation.
         public var translation: (x: CGFloat, y: CGFloat, z: CGFloat)
+        /// The scale along each axis, applied first.
         public var scale: (x: CGFloat, y: CGFloat, z: CGFloat)
         /// Shear factors XY, XZ and YZ.
         public var skew: (xy: CGFloat, xz: CGFloat, yz: CGFloat)
@@ -14,6 +16,7 @@ extension Transform3D {
         /// The rotation as a unit quaternion (x, y, z, w).
         public var quaternion: (x: CGFloat, y: CGFloat, z: CGFloat, w: CGFloat)
 
+        /// A decomposition from its pieces; the defaults make the identity.
         public init(translation: (x: CGFloat, y: CGFloat, z: CGFloat) = (0, 0, 0),
                     scale: (x: CGFloat, y: CGFloat, z: CGFloat) = (1, 1, 1),
                     skew: (xy: CGFloat, xz: CGFloat, yz: CGFloat) = (0, 0, 0),

@@ -7,9 +7,13 @@ import Foundation
 /// Coordinates are y-down: a positive rotation about z turns clockwise on screen.
 /// Perspective is set as in Core Animation, `m34 = -1 / eyeDistance`.
 public struct Transform3D: Hashable, Sendable {
+    /// The first row: where the x axis goes (and, in `m14`, its share of the perspective w).
     public var m11: CGFloat, m12: CGFloat, m13: CGFloat, m14: CGFloat
+    /// The second row: where the y axis goes (`m24`: its share of w).
     public var m21: CGFloat, m22: CGFloat, m23: CGFloat, m24: CGFloat
+    /// The third row: where the z axis goes; `m34 = -1 / d` is the perspective of an eye at `d`.
     public var m31: CGFloat, m32: CGFloat, m33: CGFloat, m34: CGFloat
+    /// The fourth row: the translation (`m41`, `m42`, `m43`) and w's constant term.
     public var m41: CGFloat, m42: CGFloat, m43: CGFloat, m44: CGFloat
 
     /// Creates a transform from its sixteen fields, row by row.

@@ -21,6 +21,9 @@ extension Bitmap {
     /// copies pixels without filtering and so is always exact.
     ///
     /// - Parameters:
+    ///   - source: the pixels drawn.
+    ///   - x: the column of the source's left edge.
+    ///   - y: the row of the source's top edge.
     ///   - op: how source and destination combine (`.over` by default).
     ///   - clip: when given, only these pixels of `self` change.
     ///   - opacity: multiplies the source's alpha (0…1).

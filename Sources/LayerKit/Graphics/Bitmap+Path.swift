@@ -5,6 +5,8 @@ extension Bitmap {
     /// Fills a path with a color, anti-aliased (source over).
     ///
     /// - Parameters:
+    ///   - path: the outline filled.
+    ///   - color: the color it is filled with.
     ///   - rule: non-zero winding (the default) or even-odd.
     ///   - transform: maps the path's coordinates to this bitmap's pixels.
     ///   - clip: when given, only these pixels change.

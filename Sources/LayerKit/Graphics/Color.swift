@@ -5,9 +5,13 @@ import Foundation
 /// Components outside 0…1 are kept as given and clamped only when the color becomes pixels;
 /// a NaN component becomes 0 there.
 public struct Color: Hashable, Sendable {
+    /// The red component, 0…1 (sRGB-encoded).
     public var red: Double
+    /// The green component, 0…1 (sRGB-encoded).
     public var green: Double
+    /// The blue component, 0…1 (sRGB-encoded).
     public var blue: Double
+    /// The opacity, 0 (transparent) … 1 (opaque), not premultiplied.
     public var alpha: Double
 
     /// Creates a color from sRGB components and alpha.
@@ -86,20 +90,36 @@ public struct Color: Hashable, Sendable {
 
 extension Color {
     // UIKit's named colors, with UIKit's component values.
+
+    /// Transparent black (UIKit's `clear`).
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Opaque black.
     public static let black = Color(white: 0)
+    /// A third of white (UIKit's `darkGray`).
     public static let darkGray = Color(white: 1.0 / 3.0)
+    /// Half white (UIKit's `gray`).
     public static let gray = Color(white: 0.5)
+    /// Two thirds of white (UIKit's `lightGray`).
     public static let lightGray = Color(white: 2.0 / 3.0)
+    /// Opaque white.
     public static let white = Color(white: 1)
+    /// Pure red, (1, 0, 0).
     public static let red = Color(red: 1, green: 0, blue: 0)
+    /// Pure green, (0, 1, 0).
     public static let green = Color(red: 0, green: 1, blue: 0)
+    /// Pure blue, (0, 0, 1).
     public static let blue = Color(red: 0, green: 0, blue: 1)
+    /// (0, 1, 1).
     public static let cyan = Color(red: 0, green: 1, blue: 1)
+    /// (1, 1, 0).
     public static let yellow = Color(red: 1, green: 1, blue: 0)
+    /// (1, 0, 1).
     public static let magenta = Color(red: 1, green: 0, blue: 1)
+    /// (1, 0.5, 0), as UIKit's `orange`.
     public static let orange = Color(red: 1, green: 0.5, blue: 0)
+    /// (0.5, 0, 0.5), as UIKit's `purple`.
     public static let purple = Color(red: 0.5, green: 0, blue: 0.5)
+    /// (0.6, 0.4, 0.2), as UIKit's `brown`.
     public static let brown = Color(red: 0.6, green: 0.4, blue: 0.2)
 }
 

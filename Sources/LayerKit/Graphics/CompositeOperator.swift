@@ -3,15 +3,54 @@ import CPixman
 /// How source pixels combine with the destination: the Porter–Duff operators and the PDF
 /// separable blend modes, all on premultiplied sRGB-encoded pixels.
 public enum CompositeOperator: Hashable, Sendable, CaseIterable {
-    case clear, source, destination
+    /// Transparent, whatever source and destination are.
+    case clear
+    /// The source, replacing the destination.
+    case source
+    /// The destination, unchanged.
+    case destination
     /// Source over destination: what layers normally use.
     case over
-    case destinationOver, sourceIn, destinationIn, sourceOut, destinationOut
-    case sourceAtop, destinationAtop, xor
+    /// Destination over source: the source shows only where the destination is transparent.
+    case destinationOver
+    /// The source where the destination is, nothing elsewhere.
+    case sourceIn
+    /// The destination where the source is, nothing elsewhere (masks with the source's alpha).
+    case destinationIn
+    /// The source where the destination is not.
+    case sourceOut
+    /// The destination where the source is not (erases with the source's alpha).
+    case destinationOut
+    /// The source on top of the destination, only where the destination is.
+    case sourceAtop
+    /// The destination on top of the source, only where the source is.
+    case destinationAtop
+    /// Source and destination where they do not overlap.
+    case xor
     /// Sums source and destination, saturating.
     case add
-    case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn
-    case hardLight, softLight, difference, exclusion
+    /// Multiplies the colors: never lighter than either (PDF's multiply).
+    case multiply
+    /// Inverse of multiplying the inverses: never darker than either (PDF's screen).
+    case screen
+    /// Multiplies or screens depending on the destination (PDF's overlay).
+    case overlay
+    /// The darker of the two, per component.
+    case darken
+    /// The lighter of the two, per component.
+    case lighten
+    /// Brightens the destination to reflect the source (PDF's color dodge).
+    case colorDodge
+    /// Darkens the destination to reflect the source (PDF's color burn).
+    case colorBurn
+    /// Multiplies or screens depending on the source (PDF's hard light).
+    case hardLight
+    /// Darkens or lightens depending on the source, softly (PDF's soft light).
+    case softLight
+    /// The absolute difference of the two, per component.
+    case difference
+    /// Like difference, with lower contrast (PDF's exclusion).
+    case exclusion
 
     var pixmanOperator: pixman_op_t {
         switch self {

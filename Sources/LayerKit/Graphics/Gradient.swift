@@ -3,6 +3,7 @@ import Foundation
 
 /// A color gradient: colors at locations 0…1 along an axis, around a centre, or around a circle.
 public struct Gradient: Hashable, Sendable {
+    /// The gradient's geometry.
     public enum Kind: Hashable, Sendable {
         /// From `start` to `end`, constant across.
         case axial(start: CGPoint, end: CGPoint)
@@ -12,12 +13,14 @@ public struct Gradient: Hashable, Sendable {
         case conic(center: CGPoint, angle: CGFloat)
     }
 
+    /// Along an axis, around a centre, or around a circle.
     public var kind: Kind
     /// The colors, in order.
     public var colors: [Color]
     /// Where each color sits, 0…1; evenly spaced when nil (or when the count does not match).
     public var locations: [Double]?
 
+    /// A gradient of `colors` at `locations` (evenly spaced when nil).
     public init(_ kind: Kind, colors: [Color], locations: [Double]? = nil) {
         self.kind = kind; self.colors = colors; self.locations = locations
     }

@@ -2,9 +2,13 @@ import Foundation
 
 /// A rectangle of whole device pixels: columns `x ..< x + width`, rows `y ..< y + height`.
 public struct PixelRect: Hashable, Sendable {
+    /// The leftmost column.
     public var x: Int
+    /// The top row.
     public var y: Int
+    /// The number of columns.
     public var width: Int
+    /// The number of rows.
     public var height: Int
 
     /// Creates a rectangle; a negative width or height is treated as empty.
@@ -27,11 +31,17 @@ public struct PixelRect: Hashable, Sendable {
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The leftmost column, `x`.
     public var minX: Int { x }
+    /// The top row, `y`.
     public var minY: Int { y }
+    /// The column just past the right edge.
     public var maxX: Int { x + width }
+    /// The row just below the bottom edge.
     public var maxY: Int { y + height }
+    /// Whether the rectangle holds no pixel.
     public var isEmpty: Bool { width == 0 || height == 0 }
+    /// The number of pixels.
     public var area: Int { width * height }
 
     /// The overlap of two rectangles (empty when they do not meet).

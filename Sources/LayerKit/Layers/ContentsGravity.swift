@@ -5,7 +5,24 @@ import Foundation
 /// Positions are as seen on LayerKit's y-down screen: `.top` is the top edge. (Core Animation on
 /// iOS famously swaps top and bottom here; ported code that relied on that swap needs flipping.)
 public enum ContentsGravity: String, Hashable, Sendable, CaseIterable {
-    case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
+    /// Centred, at its own size.
+    case center
+    /// Centred along the top edge, at its own size.
+    case top
+    /// Centred along the bottom edge, at its own size.
+    case bottom
+    /// Centred along the left edge, at its own size.
+    case left
+    /// Centred along the right edge, at its own size.
+    case right
+    /// In the top-left corner, at its own size.
+    case topLeft
+    /// In the top-right corner, at its own size.
+    case topRight
+    /// In the bottom-left corner, at its own size.
+    case bottomLeft
+    /// In the bottom-right corner, at its own size.
+    case bottomRight
     /// Stretch to fill the bounds exactly (the default).
     case resize
     /// Scale uniformly to fit inside the bounds, centred.

@@ -7,7 +7,14 @@ import Foundation
 /// The gradient follows the layer's rounded corners.
 open class GradientLayer: Layer {
     /// The shape of a gradient: along a line, in ellipses about the start point, or around it.
-    public enum GradientType: String, Hashable, Sendable { case axial, radial, conic }
+    public enum GradientType: String, Hashable, Sendable {
+        /// Along the line from `startPoint` to `endPoint` (the default).
+        case axial
+        /// In ellipses about `startPoint`, reaching `endPoint` in each axis.
+        case radial
+        /// Around `startPoint`, from the direction of `endPoint`.
+        case conic
+    }
 
     /// The declarations of the gradient layer's properties (see `Layer.Properties`).
     enum Properties {

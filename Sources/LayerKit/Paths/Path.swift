@@ -3,7 +3,10 @@ import Foundation
 /// How a path's inside is decided where its outline crosses itself (Core Animation's
 /// `fillRule`: non-zero winding or even-odd).
 public enum FillRule: String, Hashable, Sendable {
-    case nonZero, evenOdd
+    /// Inside where the outline winds around a point a non-zero number of times (the default).
+    case nonZero
+    /// Inside where a ray from a point crosses the outline an odd number of times.
+    case evenOdd
 }
 
 /// A vector outline: subpaths of lines and quadratic and cubic Béziers (CGPath's model), in
@@ -13,10 +16,15 @@ public enum FillRule: String, Hashable, Sendable {
 public struct Path: Hashable, Sendable {
     /// One step of a path.
     public enum Element: Hashable, Sendable {
+        /// Starts a subpath at a point.
         case move(to: CGPoint)
+        /// A straight line from the current point.
         case line(to: CGPoint)
+        /// A quadratic Bézier from the current point, with one control point.
         case quadCurve(to: CGPoint, control: CGPoint)
+        /// A cubic Bézier from the current point, with two control points.
         case curve(to: CGPoint, control1: CGPoint, control2: CGPoint)
+        /// A line back to the subpath's start, closing it.
         case closeSubpath
     }
 

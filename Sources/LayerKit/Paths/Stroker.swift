@@ -2,12 +2,22 @@ import Foundation
 
 /// How open ends of a stroke look (Core Animation's CAShapeLayerLineCap).
 public enum LineCap: String, Hashable, Sendable {
-    case butt, round, square
+    /// The stroke ends square at the end point (the default).
+    case butt
+    /// A half circle of the line's width around the end point.
+    case round
+    /// A half square of the line's width past the end point.
+    case square
 }
 
 /// How a stroke turns corners (Core Animation's CAShapeLayerLineJoin).
 public enum LineJoin: String, Hashable, Sendable {
-    case miter, round, bevel
+    /// The outer edges meet in a point, beveled past the miter limit (the default).
+    case miter
+    /// An arc of the line's width around the corner.
+    case round
+    /// The outer corners joined by a straight cut.
+    case bevel
 }
 
 /// A stroke's style, with Core Animation's defaults.

@@ -86,8 +86,12 @@ public final class Renderer {
     /// When nothing in the tree changed since the last frame, and nothing animates or the time
     /// is the last frame's, this returns at once with empty damage, without looking at a layer.
     ///
-    /// - Parameter regionOfInterest: when given, only these pixels are painted (and the next
-    ///   frame repaints the rest as needed).
+    /// - Parameters:
+    ///   - layer: the root of the tree; its bounds are the frame.
+    ///   - time: the tree's time of the frame, in seconds.
+    ///   - bitmap: the frame painted into; its pixels outside the damage are kept.
+    ///   - regionOfInterest: when given, only these pixels are painted (and the next frame
+    ///     repaints the rest as needed).
     /// - Returns: the pixels that were repainted.
     @discardableResult
     public func render(_ layer: Layer, at time: TimeInterval = 0, into bitmap: Bitmap,

@@ -20,13 +20,29 @@ public struct TextRun: Hashable, Sendable {
 /// How lines sit horizontally in the bounds (Core Animation's alignmentMode). Justified lines
 /// end flush at both margins, all but a paragraph's last, which sits left.
 public enum TextAlignment: String, Hashable, Sendable {
-    case natural, left, right, center, justified
+    /// The script's own direction: left for left-to-right text (the default).
+    case natural
+    /// Flush left.
+    case left
+    /// Flush right.
+    case right
+    /// Centred.
+    case center
+    /// Flush at both margins, a paragraph's last line left.
+    case justified
 }
 
 /// Where a line too long for the bounds is cut, with an ellipsis (Core Animation's
 /// truncationMode); `.none` lets it run past the bounds.
 public enum TextTruncation: String, Hashable, Sendable {
-    case none, start, end, middle
+    /// Not cut: the line runs past the bounds (the default).
+    case none
+    /// The start is replaced by an ellipsis.
+    case start
+    /// The end is replaced by an ellipsis.
+    case end
+    /// The middle is replaced by an ellipsis.
+    case middle
 }
 
 /// Measurements of laid-out text, in points.
