@@ -42,6 +42,20 @@ enum AnimatableValue: Sendable, Equatable {
         }
     }
 
+    /// Whether every number in the value is finite (colors are made safe where they are used).
+    var isFinite: Bool {
+        switch self {
+        case let .scalar(v): v.isFinite
+        case let .point(p): p.isFiniteValue
+        case let .size(s): s.isFiniteValue
+        case let .rect(r): r.isFiniteValue
+        case let .transform(t): t.isFinite
+        case .color, .colors: true
+        case let .numbers(v): v.allSatisfy(\.isFinite)
+        case let .path(p): p.isFiniteValue
+        }
+    }
+
     /// Converts a user value to the kind a property needs; nil when it cannot be.
     init?(_ value: Any?, as kind: Kind) {
         guard let value else { return nil }

@@ -77,11 +77,26 @@ open class Animation {
         return t
     }
 
-    /// Checks that the animation can run on `target`: known key paths, values of the right
-    /// types, keyframe arrays that match (`validate(for:)` on a layer).
+    /// Checks that the animation can run on `target`: finite timing, known key paths, values of
+    /// the right types and finite, keyframe arrays that match (`validate(for:)` on a layer).
+    /// Subclasses check their own parts after calling this.
     ///
     /// - Throws: `AnimationError` naming the animation, the key path and what is wrong.
-    func validate(target: any AnimationTarget) throws(AnimationError) {}
+    func validate(target: any AnimationTarget) throws(AnimationError) {
+        try validateTiming()
+    }
+
+    /// Refuses timing that places the animation nowhere in time: a NaN or infinite begin time,
+    /// duration, speed or time offset, or a NaN repeat count or duration (+∞ repeats for ever).
+    /// Speed 0 pauses, a negative speed runs backwards, huge values end at once: those run.
+    func validateTiming() throws(AnimationError) {
+        let numbers: [(String, Double)] = [("beginTime", beginTime), ("duration", duration), ("speed", Double(speed)),
+                                           ("timeOffset", timeOffset), ("repeatCount", Double(repeatCount)),
+                                           ("repeatDuration", repeatDuration)]
+        for (role, value) in numbers where value.isNaN || (!value.isFinite && role != "repeatCount" && role != "repeatDuration") {
+            throw .notFinite(animation: debugName, role: role, value: "\(value)")
+        }
+    }
 
     /// Writes the animation's effect at `time` (the target's local time) into `presentation`.
     /// Returns whether the animation is in effect; sets `ended` once its active time is over.
@@ -166,6 +181,9 @@ open class PropertyAnimation: Animation {
             throw .wrongValueType(animation: debugName, role: role, expected: property.kind.rawValue,
                                   got: "\(type(of: value))")
         }
+        guard converted.isFinite else {
+            throw .notFinite(animation: debugName, role: role, value: FiniteValueText.short(value))
+        }
         return converted
     }
 
@@ -186,6 +204,9 @@ public enum AnimationError: Error, Equatable, CustomStringConvertible {
     /// Keyframe arrays that do not fit together (`keyTimes` and `values` of different
     /// lengths, times out of order, …).
     case keyframeMismatch(animation: String, detail: String)
+    /// A number the animation needs (a timing property, a value, a spring constant) is NaN or
+    /// infinite: the animation cannot run.
+    case notFinite(animation: String, role: String, value: String)
 
     /// What is wrong, naming the animation and the key path.
     public var description: String {
@@ -198,6 +219,8 @@ public enum AnimationError: Error, Equatable, CustomStringConvertible {
             "\(animation): \(role) must be \(expected), not \(got)"
         case let .keyframeMismatch(animation, detail):
             "\(animation): \(detail)"
+        case let .notFinite(animation, role, value):
+            "\(animation): \(role) is not finite (\(value)); the animation cannot run"
         }
     }
 }

@@ -29,6 +29,7 @@ open class AnimationGroup: Animation {
     }
 
     override func validate(target: any AnimationTarget) throws(AnimationError) {
+        try super.validate(target: target)
         for animation in animations ?? [] { try animation.validate(target: target) }
     }
 

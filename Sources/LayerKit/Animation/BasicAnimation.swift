@@ -29,6 +29,7 @@ open class BasicAnimation: PropertyAnimation {
     }
 
     override func validate(target: any AnimationTarget) throws(AnimationError) {
+        try super.validate(target: target)
         let property = try property(of: target)
         _ = try convert(fromValue, "fromValue", for: property)
         _ = try convert(toValue, "toValue", for: property)

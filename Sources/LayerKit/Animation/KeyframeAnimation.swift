@@ -59,8 +59,12 @@ open class KeyframeAnimation: PropertyAnimation {
     }
 
     override func validate(target: any AnimationTarget) throws(AnimationError) {
+        try super.validate(target: target)
         let property = try property(of: target)
-        if path != nil {
+        if let path {
+            guard path.isFiniteValue else {
+                throw .notFinite(animation: debugName, role: "path", value: "a path of \(path.elements.count) elements")
+            }
             guard property.kind == .point else {
                 throw .keyframeMismatch(animation: debugName, detail: "a path can only animate a point property such as position")
             }

@@ -59,11 +59,14 @@ public struct TimingParameters: Hashable, Sendable {
     }
 
     /// Where an animation is at parent time `t`: nil when it has no effect (before or after its
-    /// active span without the matching fill), else the fraction of an iteration (0…1, before
-    /// easing) and which iteration it is in.
+    /// active span without the matching fill, or when its timing is not finite), else the
+    /// fraction of an iteration (0…1, before easing) and which iteration it is in.
+    ///
+    /// Total for any input: NaN or infinite times give nil, huge ones give a clamped iteration.
     public func progress(atParentTime t: TimeInterval) -> (fraction: Double, iteration: Int)? {
-        guard t.isFinite else { return nil }
+        guard t.isFinite, hasFiniteTiming else { return nil }
         let active = (t - beginTime) * Double(speed)
+        guard !active.isNaN else { return nil }
         let span = activeDuration
         if active < 0 {
             guard fillMode == .backwards || fillMode == .both else { return nil }
@@ -76,12 +79,21 @@ public struct TimingParameters: Hashable, Sendable {
         return position(atLocal: active + timeOffset, atEnd: false)
     }
 
+    /// Whether the numbers that place the animation in time are usable: begin time, speed and
+    /// time offset finite, repeat count and duration not NaN (+∞ repeats for ever).
+    /// `Animation.validate(for:)` refuses an animation without it; one changed to such values
+    /// after it was added has no effect.
+    public var hasFiniteTiming: Bool {
+        beginTime.isFinite && speed.isFinite && timeOffset.isFinite && duration.isFinite &&
+            !repeatCount.isNaN && !repeatDuration.isNaN
+    }
+
     /// The earliest parent time from `t` on at which the animation's effect may change: `t`
     /// itself while it is active (it changes continuously), its begin time before it begins, nil
     /// once it has ended or when it is paused (its effect then stays as it is). A frame loop
     /// sleeps until then.
     public func nextChange(afterParentTime t: TimeInterval) -> TimeInterval? {
-        guard t.isFinite, speed != 0, speed.isFinite else { return nil }
+        guard t.isFinite, hasFiniteTiming, speed != 0 else { return nil }
         guard speed > 0 else { return t }   // running backwards: treated as always changing
         let active = (t - beginTime) * Double(speed)
         if active < 0 { return beginTime }
@@ -91,14 +103,23 @@ public struct TimingParameters: Hashable, Sendable {
     /// The iteration fraction at local time `local`. At the end of the active span a whole
     /// number of cycles means the end of the last one (fraction 1, or 0 when autoreversing),
     /// not the start of the next.
-    private func position(atLocal local: TimeInterval, atEnd: Bool) -> (fraction: Double, iteration: Int) {
+    private func position(atLocal local: TimeInterval, atEnd: Bool) -> (fraction: Double, iteration: Int)? {
+        guard local.isFinite else { return nil }
         let d = simpleDuration, cycle = cycleDuration
         var time = local
         let span = activeDuration
         if span.isFinite, span > 0, !atEnd { time = time.truncatingRemainder(dividingBy: span) }
-        if time < 0 { time += span.isFinite ? span : cycle }
-        var iteration = Int(min((time / cycle).rounded(.down), Double(Int32.max)))
-        var inCycle = time - Double(iteration) * cycle
+        if time < 0 {
+            // Before the start of the cycles (a negative time offset): wrap into the span, or
+            // into one cycle when the span never ends.
+            time = span.isFinite && span > 0 ? time.truncatingRemainder(dividingBy: span) + span
+                                             : time.truncatingRemainder(dividingBy: cycle) + cycle
+        }
+        let cycles = (time / cycle).rounded(.down)
+        guard cycles.isFinite else { return nil }
+        // Iterations beyond Int32 are counted as its maximum: only cumulative animations look.
+        var iteration = Int(min(max(cycles, 0), Double(Int32.max)))
+        var inCycle = time - cycles * cycle
         if atEnd, inCycle < 1e-12, iteration > 0 {
             iteration -= 1
             inCycle = cycle
@@ -109,6 +130,7 @@ public struct TimingParameters: Hashable, Sendable {
         } else {
             fraction = inCycle / d
         }
+        guard !fraction.isNaN else { return nil }
         return (min(max(fraction, 0), 1), iteration)
     }
 }

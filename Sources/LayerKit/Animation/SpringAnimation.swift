@@ -38,6 +38,14 @@ open class SpringAnimation: BasicAnimation {
         self.initialVelocity = initialVelocity
     }
 
+    override func validate(target: any AnimationTarget) throws(AnimationError) {
+        for (role, value) in [("mass", mass), ("stiffness", stiffness), ("damping", damping), ("initialVelocity", initialVelocity)]
+        where !value.isFinite {
+            throw .notFinite(animation: debugName, role: role, value: "\(value)")
+        }
+        try super.validate(target: target)
+    }
+
     /// The time the spring takes to come to rest: after it, the distance from the target
     /// stays below 0.1% of the travel.
     public var settlingDuration: TimeInterval {

@@ -67,7 +67,7 @@ extension Bitmap {
                                           color: pixman_color_t(red: channel(c.red), green: channel(c.green),
                                                                 blue: channel(c.blue), alpha: channel(c.alpha)))
         }
-        func fixed(_ v: CGFloat) -> pixman_fixed_t { pixman_fixed_t(max(min(v, 32000), -32000) * 65536) }
+        func fixed(_ v: CGFloat) -> pixman_fixed_t { v.isNaN ? 0 : pixman_fixed_t(max(min(v, 32000), -32000) * 65536) }
         let image: OpaquePointer?
         // The gradient is built in its own (path) space, and pixman's image transform maps device
         // pixels back into that space.

@@ -43,8 +43,15 @@ public struct Declared<Root: Layer, Value: Sendable> {
             let old = layer[keyPath: storageKeyPath].value
             var new = newValue
             if let admission = declaration.admission {
-                guard let admitted = admission(newValue, old) else { return }
-                new = admitted
+                switch admission(newValue, old) {
+                case let .admit(admitted):
+                    new = admitted
+                case let .refuse(reason):
+                    let name = declaration.name
+                    let owner = unsafeDowncast(layer, to: Layer.self)
+                    owner.reportValueProblem(name, .refused(layer: owner.debugName, property: name, reason: reason))
+                    return
+                }
             }
             guard !declaration.isSame(old, new) else { return }
             if !declaration.storage.isKnown { declaration.learnStorage(storageKeyPath) }

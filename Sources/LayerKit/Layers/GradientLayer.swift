@@ -46,6 +46,8 @@ open class GradientLayer: Layer {
         guard let colors, !colors.isEmpty, bounds.width > 0, bounds.height > 0 else { return nil }
         func place(_ p: CGPoint) -> CGPoint { CGPoint(x: bounds.minX + p.x * bounds.width, y: bounds.minY + p.y * bounds.height) }
         let start = place(startPoint), end = place(endPoint)
+        // Huge (finite) points can place the gradient beyond any number: nothing is drawn.
+        guard start.isFiniteValue, end.isFiniteValue else { return nil }
         let kind: Gradient.Kind
         switch type {
         case .axial: kind = .axial(start: start, end: end)

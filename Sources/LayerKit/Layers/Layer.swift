@@ -187,6 +187,9 @@ open class Layer {
     var modelLayerStorage: Layer?
     /// For the root of a tree, the time of its last frame (see `currentTime`).
     var treeTime: TimeInterval = 0
+    /// The properties and limits whose problems were reported already (`reportValueProblem`):
+    /// each is reported once for the layer, not once per frame.
+    var reportedValueProblems: Set<String> = []
 
     // MARK: Display
 

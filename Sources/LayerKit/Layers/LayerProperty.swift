@@ -47,10 +47,12 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
     /// What a change from the first value to the second invalidates, when that can be less
     /// than `invalidation`.
     let narrowing: (@Sendable (Value, Value) -> Layer.Invalidation)?
-    /// What the value proposed for the property becomes, given the current one; nil refuses the
-    /// change. Nil (the default) stores every value as given. This is where a property states
-    /// how it treats non-finite and out-of-range values.
-    let admission: (@Sendable (_ proposed: Value, _ current: Value) -> Value?)?
+    /// What the value proposed for the property becomes, given the current one, or why it is
+    /// refused (the refusal is reported once per layer, and the property keeps its value). This
+    /// is where a property states how it treats non-finite and out-of-range values: by default a
+    /// value with a NaN or infinite number in it is refused (`FiniteValue`); nil stores every
+    /// value as given.
+    let admission: (@Sendable (_ proposed: Value, _ current: Value) -> Admission<Value>)?
     /// Runs after a change of a model layer's property, with the old value (a bounds change
     /// asks for display when `needsDisplayOnBoundsChange` is set).
     let sideEffect: (@Sendable (Root, Value) -> Void)?
@@ -66,6 +68,11 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
     ///   - defaultValue: Core Animation's default.
     ///   - invalidation: what a change makes stale.
     ///   - animation: how values animate; nil for a property that does not animate.
+    ///
+    /// A property whose values are numbers (`CGFloat`, `Double`, `Float`, points, sizes, rects,
+    /// transforms, paths, arrays and optionals of them) refuses a value with a NaN or infinite
+    /// number in it, as Core Animation refuses NaN geometry: the property keeps its value and
+    /// `LayerValueDiagnostics` hears about it once for the layer and property.
     @inline(__always)   // the comparison is then made for the concrete value type
     public convenience init(_ name: String, _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable,
                             default defaultValue: Value, invalidates invalidation: Layer.Invalidation,
@@ -86,7 +93,7 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
          invalidates invalidation: Layer.Invalidation, animatable animation: AnimatableKind<Value>?,
          isSame: @escaping @Sendable (Value, Value) -> Bool,
          narrowing: (@Sendable (Value, Value) -> Layer.Invalidation)? = nil,
-         admission: (@Sendable (Value, Value) -> Value?)? = nil,
+         admission: (@Sendable (Value, Value) -> Admission<Value>)?? = nil,
          sideEffect: (@Sendable (Root, Value) -> Void)? = nil) {
         self.name = name
         self.keyPath = keyPath
@@ -96,7 +103,8 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
         isAnimatable = animation != nil
         self.isSame = isSame
         self.narrowing = narrowing
-        self.admission = admission
+        // Not given: the rule for the value type (numbers must be finite).
+        self.admission = admission ?? FiniteAdmission.admission(for: Value.self)
         self.sideEffect = sideEffect
     }
 

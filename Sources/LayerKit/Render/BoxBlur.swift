@@ -6,8 +6,13 @@ struct BoxBlur {
     /// The radii of the three boxes for a Gaussian of standard deviation `sigma`.
     let radii: [Int]
 
+    /// The widest blur drawn, in pixels: a shadow's store grows by three times the blur on
+    /// every side, so a larger radius (up to 10³⁰⁸) is drawn with this one.
+    static let maximumSigma: Double = 256
+
     init(sigma: Double) {
-        guard sigma > 0.2, sigma.isFinite else { radii = []; return }
+        guard sigma > 0.2, !sigma.isNaN else { radii = []; return }
+        let sigma = min(sigma, Self.maximumSigma)
         // Box widths whose successive application has variance 3·(w² − 1)/12 ≈ σ² (after Kovesi,
         // "Fast almost-Gaussian filtering"): n boxes of width wl or wl + 2.
         let n = 3.0

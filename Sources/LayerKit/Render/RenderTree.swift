@@ -316,7 +316,10 @@ private struct Walk {
         let shadow = shadowDescription(of: layer)
 
         if needsGroup {
-            var scale = layer.shouldRasterize ? max(layer.rasterizationScale, 1e-3) * deviceScale : rasterScale
+            // A rasterization scale beyond a store's side in pixels per point could only overflow
+            // (the store is capped below anyway).
+            var scale = layer.shouldRasterize
+                ? min(max(layer.rasterizationScale, 1e-3), RenderLimits.maximumStoreSide) * deviceScale : rasterScale
             // The offscreen covers the bounds, or the part of them that can be seen.
             var area = bounds
             if let inverse = transform.inverted(), let visible = inverse.projectedBounds(of: inputs.targetArea.insetBy(dx: -2, dy: -2)) {
