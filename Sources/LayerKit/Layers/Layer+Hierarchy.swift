@@ -6,6 +6,9 @@ public enum LayerTreeError: Error, Equatable, CustomStringConvertible {
     case cycle(layer: String, newSuperlayer: String)
     /// The layer named as a reference point is not a sublayer here.
     case notASublayer(layer: String, of: String)
+    /// Making the layer a mask would make it its own ancestor: it is the masked layer, one of
+    /// its ancestors, or the mask of one of them.
+    case maskCycle(mask: String, layer: String)
 
     public var description: String {
         switch self {
@@ -13,6 +16,8 @@ public enum LayerTreeError: Error, Equatable, CustomStringConvertible {
             "cannot add layer \(layer) to \(superlayer): \(superlayer) is \(layer) or one of its descendants"
         case let .notASublayer(layer, superlayer):
             "layer \(layer) is not a sublayer of \(superlayer)"
+        case let .maskCycle(mask, layer):
+            "cannot make layer \(mask) the mask of \(layer): \(mask) is \(layer), one of its ancestors or the mask of one of them"
         }
     }
 }
@@ -102,6 +107,25 @@ extension Layer {
     }
 
     // MARK: Internals
+
+    /// Makes `newMask` the mask (see `mask`), taking it from wherever it was; refuses, with a
+    /// message naming both layers, a mask that would make the tree a cycle.
+    func setMask(_ newMask: Layer?) {
+        let oldMask = maskStorage
+        guard newMask !== oldMask else { return }
+        if let newMask, newMask.isAncestor(of: self) {
+            reportTreeError(.maskCycle(mask: newMask.debugName, layer: debugName))
+            return
+        }
+        maskStorage = newMask
+        oldMask?.maskOwner = nil
+        if let newMask {
+            newMask.removeFromSuperlayer()
+            newMask.maskOwner?.mask = nil
+            newMask.maskOwner = self
+        }
+        changed([.content, .sublayers])
+    }
 
     private func insert(_ layer: Layer, at index: Int, after sibling: Layer? = nil, before other: Layer? = nil) {
         guard checkCanAdopt(layer) else { return }

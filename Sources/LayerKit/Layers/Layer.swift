@@ -66,19 +66,16 @@ open class Layer {
 
     /// The layer whose alpha masks this layer (in this layer's coordinate space). A mask has no
     /// superlayer; setting one used elsewhere takes it from there.
+    ///
+    /// A mask that is this layer, one of its ancestors, or masks one of them would make the tree
+    /// a cycle: it is refused, as adding a layer under its own descendant is (see
+    /// `LayerTreeDiagnostics`), and the tree is left as it was.
     public var mask: Layer? {
-        didSet {
-            guard mask !== oldValue else { return }
-            oldValue?.maskOwner = nil
-            if let mask {
-                precondition(mask !== self, "layer \(debugName) cannot be its own mask")
-                mask.removeFromSuperlayer()
-                mask.maskOwner?.mask = nil
-                mask.maskOwner = self
-            }
-            changed([.content, .sublayers])
-        }
+        get { maskStorage }
+        set { setMask(newValue) }
     }
+
+    var maskStorage: Layer?
 
     /// The layer this one masks, if it is a mask.
     weak var maskOwner: Layer? { didSet { tracking.listedInParent = 0 } }
@@ -292,11 +289,18 @@ open class Layer {
     /// Records a change: the one place every change to the layer arrives, with what it
     /// invalidates (declared properties pass their declaration's; see `propertyDidChange`).
     /// Content changes invalidate the backing store.
+    /// A mask's change is a content change of the layer it masks (and so on up a chain of
+    /// masks, walked without recursion).
     func changed(_ change: Invalidation) {
-        changeCount &+= 1
-        if change.contains(.content) { contentVersion &+= 1 }
-        recordChange()
-        maskOwner?.changed(.content)
+        var layer = self, change = change
+        while true {
+            layer.changeCount &+= 1
+            if change.contains(.content) { layer.contentVersion &+= 1 }
+            layer.recordChange()
+            guard let owner = layer.maskOwner else { return }
+            layer = owner
+            change = .content
+        }
     }
 }
 
