@@ -139,6 +139,8 @@ struct NodeInputs: Equatable {
     var tint: Color?
     var isRoot: Bool
     var parentAtRest: Bool
+    /// How many copies of the layer the replicators above it make (it bounds theirs below).
+    var copies: Int
 }
 
 /// A place in a frame's painter's order: the path of sublayer slots from the root, each level

@@ -18,6 +18,8 @@ final class RenderTree {
     /// The device pixels that matter (the frame); geometry outside only costs nothing.
     let viewport: PixelRect
     let cache: BackingStoreCache
+    /// What a frame may draw at most.
+    let limits: RenderLimits
     /// The object of the root layer (nil when nothing is drawn).
     private(set) var rootObject: RenderObject?
     /// The change stamp the objects are up to date with (0: never built).
@@ -31,11 +33,12 @@ final class RenderTree {
     /// frame must add nothing).
     private(set) var visits = 0
 
-    init(root: Layer, deviceScale: CGFloat, viewport: PixelRect, cache: BackingStoreCache) {
+    init(root: Layer, deviceScale: CGFloat, viewport: PixelRect, cache: BackingStoreCache, limits: RenderLimits = RenderLimits()) {
         self.root = root
         self.deviceScale = deviceScale
         self.viewport = viewport
         self.cache = cache
+        self.limits = limits
     }
 
     /// The tree time of the last update.
@@ -69,7 +72,7 @@ final class RenderTree {
         let rootToDevice = Transform3D(translationX: -presented.bounds.minX, y: -presented.bounds.minY)
             .concatenating(Transform3D(scaleX: deviceScale, y: deviceScale))
         let inputs = NodeInputs(toTarget: rootToDevice, opacity: 1, targetArea: viewport.cgRect, clip: nil, depth: 0,
-                                tint: nil, isRoot: true, parentAtRest: true)
+                                tint: nil, isRoot: true, parentAtRest: true, copies: 1)
         let sublayer = Walk.Sublayer(model: root, presented: presented, time: rootTime, toParent: .identity)
         let old = rootObject
         rootObject = walk.visit(old, sublayer, inputs: inputs, position: [])
@@ -139,6 +142,9 @@ private struct Walk {
         let toParent: Transform3D
         var instance: Int = 0
         var tint: Color? = nil
+        /// How many copies of the layer the replicators above it make together (their instance
+        /// counts multiplied), bounded by `RenderLimits.maximumReplicatedInstances`.
+        var copies: Int = 1
     }
 
     // MARK: Visiting
@@ -219,7 +225,7 @@ private struct Walk {
             let p = present(layer, at: t)
             guard p.zPosition == child.zPosition, !p.isHidden, p.opacity > 0 else { return false }
             visits.append((index, Sublayer(model: layer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: space),
-                                           instance: child.key.instance, tint: child.inputs.tint)))
+                                           instance: child.key.instance, tint: child.inputs.tint, copies: child.inputs.copies)))
         }
         tree.countVisit()
         for (index, sublayer) in visits {
@@ -237,7 +243,8 @@ private struct Walk {
         if maskChanged, let mask = object.mask, let maskLayer = model.mask {
             let t = maskLayer.localTime(fromParent: time)
             let p = present(maskLayer, at: t)
-            let sublayer = Sublayer(model: maskLayer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: .identity))
+            let sublayer = Sublayer(model: maskLayer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: .identity),
+                                    copies: mask.inputs.copies)
             let updated = visit(mask, sublayer, inputs: childInputs(sublayer, object.childPlacement), position: nil)
             if updated !== mask { dispose(mask, position: nil) }
             object.mask = updated
@@ -252,7 +259,7 @@ private struct Walk {
     private func childInputs(_ sublayer: Sublayer, _ placement: ChildPlacement) -> NodeInputs {
         NodeInputs(toTarget: sublayer.toParent.concatenating(placement.toTarget), opacity: placement.opacity,
                    targetArea: placement.targetArea, clip: placement.clip, depth: placement.depth + 1,
-                   tint: sublayer.tint, isRoot: false, parentAtRest: placement.atRest)
+                   tint: sublayer.tint, isRoot: false, parentAtRest: placement.atRest, copies: sublayer.copies)
     }
 
     // MARK: Building
@@ -272,7 +279,7 @@ private struct Walk {
         let selfAnimated = layer !== model || model.animationKeys() != nil
         let atRest = inputs.parentAtRest && !selfAnimated
         let sublayers = presentedSublayers(of: model, presented: layer, localTime: sublayer.time, instance: sublayer.instance,
-                                           tint: sublayer.tint)
+                                           tint: sublayer.tint, copies: sublayer.copies)
         let isReplicated = layer is ReplicatorLayer
 
         if layer is TransformLayer {
@@ -358,7 +365,8 @@ private struct Walk {
             if let maskLayer = model.mask {
                 let t = maskLayer.localTime(fromParent: sublayer.time)
                 let p = present(maskLayer, at: t)
-                let s = Sublayer(model: maskLayer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: .identity))
+                let s = Sublayer(model: maskLayer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: .identity),
+                                 copies: sublayer.copies)
                 object.mask = visit(oldMask?.model === maskLayer ? oldMask : nil, s,
                                     inputs: childInputs(s, object.childPlacement), position: nil)
                 if object.mask == nil, Self.animates(s) { object.culledAnimated.append(maskLayer) }
@@ -562,13 +570,13 @@ private struct Walk {
     /// times, in drawing order (by presented zPosition, ties in array order). A replicator's
     /// sublayers come once per instance.
     private func presentedSublayers(of model: Layer, presented: Layer, localTime: TimeInterval,
-                                    instance: Int, tint: Color?) -> [Sublayer] {
+                                    instance: Int, tint: Color?, copies: Int) -> [Sublayer] {
         let space = presented.sublayerSpaceTransform
         var result = model.sublayerStorage.map { child -> Sublayer in
             let time = child.localTime(fromParent: localTime)
             let p = present(child, at: time)
             return Sublayer(model: child, presented: p, time: time, toParent: p.transformToSuperlayer(sublayerSpace: space),
-                            instance: instance, tint: tint)
+                            instance: instance, tint: tint, copies: copies)
         }
         if result.contains(where: { $0.presented.zPosition != 0 }) {
             result = result.enumerated()
@@ -576,7 +584,7 @@ private struct Walk {
                 .map(\.element)
         }
         if let replicator = presented as? ReplicatorLayer {
-            result = replicate(result, by: replicator, localTime: localTime)
+            result = replicate(result, by: replicator, localTime: localTime, copies: copies)
         }
         return result
     }
@@ -584,8 +592,19 @@ private struct Walk {
     /// The instances of a replicator's sublayers: instance i is turned by the instance transform
     /// i times (about the replicator's anchor point), runs `i · instanceDelay` behind, and is
     /// tinted by the instance color plus i times the offsets.
-    private func replicate(_ sublayers: [Sublayer], by replicator: ReplicatorLayer, localTime: TimeInterval) -> [Sublayer] {
-        let count = min(max(replicator.instanceCount, 0), ReplicatorLayer.maximumInstanceCount)
+    ///
+    /// The replicator is itself drawn `copies` times (by the replicators above it): together
+    /// they make at most `RenderLimits.maximumReplicatedInstances` copies of each sublayer, the
+    /// first instances, and going over is reported once.
+    private func replicate(_ sublayers: [Sublayer], by replicator: ReplicatorLayer, localTime: TimeInterval,
+                           copies: Int) -> [Sublayer] {
+        let requested = min(max(replicator.instanceCount, 0), ReplicatorLayer.maximumInstanceCount)
+        let limit = tree.limits.maximumReplicatedInstances
+        let count = min(requested, max(1, limit / max(copies, 1)))
+        if count < requested {
+            replicator.reportValueProblem("instanceCount over RenderLimits", .tooManyInstances(
+                layer: replicator.debugName, requested: Double(copies) * Double(requested), limit: limit))
+        }
         guard count != 1 else { return sublayers.map { var s = $0; s.tint = Self.combine(s.tint, replicator.instanceTint(0)); return s } }
         let a = replicator.anchorPointInBounds
         let step = Transform3D(translationX: -a.x, y: -a.y, z: -replicator.anchorPointZ)
@@ -606,7 +625,8 @@ private struct Walk {
                                        toParent: p.transformToSuperlayer(sublayerSpace: replicator.sublayerSpaceTransform)
                                            .concatenating(accumulated),
                                        instance: i == 0 ? sublayer.instance : hasher.finalize(),
-                                       tint: Self.combine(sublayer.tint, replicator.instanceTint(i))))
+                                       tint: Self.combine(sublayer.tint, replicator.instanceTint(i)),
+                                       copies: copies * count))
             }
             accumulated = accumulated.concatenating(step)
         }
@@ -630,7 +650,8 @@ private struct Walk {
                                 minificationFilter: layer.minificationFilter, magnificationFilter: layer.magnificationFilter)
         }
         let background = layer.backgroundColor.flatMap { $0.alpha > 0 ? $0 : nil }
-        let shape = layer.shapeDescription, text = layer.textDescription, gradient = layer.gradientDescription
+        let shape = layer.shapeDescription.flatMap { withinPathLimit($0.path, "path", of: layer) ? $0 : nil }
+        let text = layer.textDescription, gradient = layer.gradientDescription
         // A shape draws even with empty bounds; everything else needs an area.
         guard shape != nil || ((background != nil || contents != nil || drawn != nil || text != nil || gradient != nil) &&
                                layer.bounds.width > 0 && layer.bounds.height > 0) else { return nil }
@@ -650,8 +671,19 @@ private struct Walk {
         guard layer.shadowOpacity > 0, let color = layer.shadowColor, color.alpha > 0,
               layer.shadowRadius.isFinite, layer.shadowOffset.width.isFinite, layer.shadowOffset.height.isFinite
         else { return nil }
+        if let path = layer.shadowPath, !withinPathLimit(path, "shadowPath", of: layer) { return nil }
         return ShadowDescription(color: color, opacity: Double(min(layer.shadowOpacity, 1)), offset: layer.shadowOffset,
                                  radius: max(layer.shadowRadius, 0), path: layer.shadowPath)
+    }
+
+    /// Whether a path the layer draws is within `RenderLimits.maximumPathSegments`; one that is
+    /// not is reported once and not drawn.
+    private func withinPathLimit(_ path: Path, _ property: String, of layer: Layer) -> Bool {
+        let segments = path.elements.count, limit = tree.limits.maximumPathSegments
+        guard segments > limit else { return true }
+        layer.reportValueProblem(property + " over RenderLimits", .tooManyPathSegments(
+            layer: layer.debugName, property: property, segments: segments, limit: limit))
+        return false
     }
 
 }

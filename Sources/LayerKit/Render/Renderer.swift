@@ -30,6 +30,10 @@ public final class Renderer {
         set { rasterCache.budget = max(0, newValue) }
     }
 
+    /// Bounds on what a frame may draw (replicated copies, path sizes); the defaults keep any
+    /// tree's frame within a few hundred megabytes. Changing them rebuilds the next frame.
+    public var limits = RenderLimits()
+
     private let cache = BackingStoreCache()
     private let rasterCache: RasterCache
     private var tree: RenderTree?
@@ -246,9 +250,9 @@ public final class Renderer {
     /// them differs from the last frame's. The old tree's stores are released only after the new
     /// one has taken what it shares with it.
     private func tree(for layer: Layer, viewport: PixelRect) -> RenderTree {
-        if let tree, tree.root === layer, tree.deviceScale == scale, tree.viewport == viewport { return tree }
+        if let tree, tree.root === layer, tree.deviceScale == scale, tree.viewport == viewport, tree.limits == limits { return tree }
         let old = tree
-        let made = RenderTree(root: layer, deviceScale: scale, viewport: viewport, cache: cache)
+        let made = RenderTree(root: layer, deviceScale: scale, viewport: viewport, cache: cache, limits: limits)
         tree = made
         forgetPreviousFrame()
         if let old {
