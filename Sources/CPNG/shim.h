@@ -1,6 +1,7 @@
 #ifndef LAYERKIT_CPNG_SHIM_H
 #define LAYERKIT_CPNG_SHIM_H
 #include <png.h>
+#include <zlib.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,11 @@ typedef struct {
     size_t size;
     size_t offset;
     char message[160];
+    // Where the last row goes, and whether it is there (see lk_png_on_row).
+    uint32_t *pixels;
+    png_uint_32 width, height;
+    int interlaced;
+    int complete;
 } lk_png_source;
 
 static inline void lk_png_on_error(png_structp png, png_const_charp text) {
@@ -31,21 +37,91 @@ static inline void lk_png_on_error(png_structp png, png_const_charp text) {
 }
 
 static inline void lk_png_on_warning(png_structp png, png_const_charp text) {
-    (void)png; (void)text;  // ancillary damage is skipped by libpng; nothing to report
+    // Ancillary damage is skipped by libpng; nothing to report. But a chunk over the chunk
+    // allocation limit is only a warning to libpng: LayerKit refuses the file.
+    if (text && strstr(text, "chunk data is too large") && png_get_io_chunk_type(png) != 0x49444154u /* IDAT */)
+        png_error(png, "a chunk is larger than the decoding limit (PNGDecodingOptions.maximumAncillaryChunkBytes)");
+}
+
+/// Sees each row after every transformation (a user transform runs last). The image's last
+/// row — the last row of a plain image, or of Adam7's seventh pass, which covers whole odd rows —
+/// is copied to its place here, because libpng goes on, before placing it, to inflate whatever
+/// compressed data trails the image (png_read_finish_IDAT: 4 GiB of it took 30 s). From then on
+/// lk_png_on_read reads nothing more: the pixels are complete.
+static inline void lk_png_on_row(png_structp png, png_row_infop row, png_bytep data) {
+    lk_png_source *source = (lk_png_source *)png_get_io_ptr(png);
+    png_uint_32 r = png_get_current_row_number(png);
+    png_uint_32 y;
+    if (!source->interlaced) {
+        if (r + 1 != source->height) return;
+        y = r;
+    } else {
+        // Pass 7 (number 6) holds rows 1, 3, 5…; one-row images end on a sparse pass instead.
+        if (source->height < 2 || png_get_current_pass_number(png) != 6 || r + 1 != source->height / 2) return;
+        y = 2 * r + 1;
+    }
+    if (row->rowbytes != (size_t)source->width * 4) return;
+    memcpy(source->pixels + (size_t)y * source->width, data, row->rowbytes);
+    source->complete = 1;
 }
 
 static inline void lk_png_on_read(png_structp png, png_bytep out, size_t count) {
     lk_png_source *source = (lk_png_source *)png_get_io_ptr(png);
+    if (source->complete) png_longjmp(png, 1);   // not an error: see lk_png_on_row
     if (source->size - source->offset < count) png_error(png, "unexpected end of data");
     memcpy(out, source->data + source->offset, count);
     source->offset += count;
+}
+
+/// The CRC-32 of PNG chunks (ISO 3309, zlib's crc32), over any length.
+static inline uint32_t lk_png_crc(const unsigned char *bytes, size_t count) {
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (count > 0) {
+        uInt piece = count > 0x40000000u ? 0x40000000u : (uInt)count;
+        crc = crc32(crc, bytes, piece);
+        bytes += piece;
+        count -= piece;
+    }
+    return (uint32_t)crc;
+}
+
+static inline uint32_t lk_png_be32(const unsigned char *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+/// Ends a decode whose pixels are all read, without reading what follows them: checks the CRC
+/// of the chunk the image data ended in, then that the chunks after it are whole up to IEND,
+/// reading only their headers. libpng's png_read_end would instead inflate whatever compressed
+/// data trails the image (4 GiB of it took 30 s) and parse every ancillary chunk after it.
+/// Returns NULL when the file is complete, else what is wrong.
+static inline const char *lk_png_finish(const lk_png_source *source) {
+    const unsigned char *data = source->data;
+    size_t size = source->size, offset = 8, last = source->offset > 0 ? source->offset - 1 : 0;
+    int past_image = 0;
+    while (offset < size) {
+        if (size - offset < 12) return "truncated chunk after the image data";
+        size_t length = lk_png_be32(data + offset);
+        if (length > 0x7fffffffu || size - offset - 12 < length) return "truncated chunk after the image data";
+        const unsigned char *type = data + offset + 4;
+        if (!past_image && last < offset + 12 + length) {
+            // The chunk libpng was reading when the image was complete: its CRC was not checked.
+            if (lk_png_crc(type, length + 4) != lk_png_be32(type + 4 + length)) return "IDAT: CRC error";
+            past_image = 1;
+        }
+        if (memcmp(type, "IEND", 4) == 0) return past_image ? NULL : "IEND before the end of the image data";
+        offset += 12 + length;
+    }
+    return "missing IEND chunk";
 }
 
 /// Decodes any PNG to straight-alpha 32-bit pixels with a8r8g8b8 bit layout in native byte
 /// order, 8 bits a channel (16-bit samples rounded, low depths and palettes expanded, tRNS made
 /// alpha, Adam7 undone). Checks the declared size against the limits before allocating; the
 /// pixels are calloc'd and owned by the caller. Samples are taken as stored (no gamma change).
-static inline int lk_png_decode(lk_png_source *source, png_uint_32 max_side, size_t max_pixels,
+/// Ancillary chunks that carry no pixels (text, ICC profiles, suggested palettes, Exif,
+/// unknown ones) are skipped without being stored; no chunk may make libpng allocate more than
+/// `max_chunk_bytes`. Reading stops once the pixels are read (see lk_png_finish).
+static inline int lk_png_decode(lk_png_source *source, png_uint_32 max_side, size_t max_pixels, size_t max_chunk_bytes,
                                 uint32_t **pixels_out, png_uint_32 *width_out, png_uint_32 *height_out) {
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, source, lk_png_on_error, lk_png_on_warning);
     if (!png) return LK_PNG_NO_MEMORY;
@@ -58,12 +134,18 @@ static inline int lk_png_decode(lk_png_source *source, png_uint_32 max_side, siz
     volatile int status = LK_PNG_CORRUPT;
     if (setjmp(png_jmpbuf(png))) {
         free(rows);
+        if (source->complete) goto finish;
         free(pixels);
         png_destroy_read_struct(&png, &info, NULL);
         return status;
     }
     png_set_read_fn(png, source, lk_png_on_read);
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);  // our own limits are checked below
+    png_set_chunk_malloc_max(png, max_chunk_bytes);
+    png_set_chunk_cache_max(png, 64);
+    static const png_byte unused[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf\0";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, unused, (int)(sizeof unused - 1) / 5);
     png_read_info(png, info);
 
     png_uint_32 width = png_get_image_width(png, info), height = png_get_image_height(png, info);
@@ -85,6 +167,7 @@ static inline int lk_png_decode(lk_png_source *source, png_uint_32 max_side, siz
     png_set_add_alpha(png, 0xff, PNG_FILLER_BEFORE);
 #endif
     png_set_interlace_handling(png);
+    png_set_read_user_transform_fn(png, lk_png_on_row);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected row size after expansion");
 
@@ -95,10 +178,20 @@ static inline int lk_png_decode(lk_png_source *source, png_uint_32 max_side, siz
         png_error(png, "out of memory");
     }
     for (png_uint_32 y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + (size_t)y * width);
+    source->pixels = pixels;
+    source->width = width;
+    source->height = height;
+    source->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
     png_read_image(png, rows);
-    png_read_end(png, NULL);
-
     free(rows);
+    rows = NULL;
+finish:
+    rows = NULL;
+    source->complete = 0;   // from here on, errors are errors again
+    {
+        const char *problem = lk_png_finish(source);
+        if (problem) png_error(png, problem);
+    }
     png_destroy_read_struct(&png, &info, NULL);
     *pixels_out = pixels;
     return LK_PNG_OK;

@@ -11,25 +11,27 @@ import Darwin
 extension Bitmap {
     /// Decodes a PNG of any color type, bit depth or interlace.
     ///
+    /// - Parameter options: bounds on the decoding's cost (lower them for untrusted data).
     /// - Throws: `PNGError` saying what is wrong: not a PNG, damaged or truncated (with
-    ///   libpng's reason), or too large for a bitmap.
-    public convenience init(pngData data: Data) throws(PNGError) {
-        let decoded = try PNGCodec.decode(data, source: "PNG data")
+    ///   libpng's reason), too large for a bitmap or for `options`.
+    public convenience init(pngData data: Data, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError) {
+        let decoded = try PNGCodec.decode(data, source: "PNG data", options: options)
         self.init(adopting: decoded.pixels, width: decoded.width, height: decoded.height)
     }
 
     /// Reads and decodes a PNG file.
     ///
+    /// - Parameter options: bounds on the decoding's cost (lower them for untrusted files).
     /// - Throws: `PNGError.cannotRead` when the file cannot be read, otherwise as `init(pngData:)`,
     ///   naming the file.
-    public convenience init(pngAt path: String) throws(PNGError) {
+    public convenience init(pngAt path: String, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)  // mapped: a huge file costs no memory
         } catch {
             throw .cannotRead(path: path, reason: Self.reason(error))
         }
-        let decoded = try PNGCodec.decode(data, source: path)
+        let decoded = try PNGCodec.decode(data, source: path, options: options)
         self.init(adopting: decoded.pixels, width: decoded.width, height: decoded.height)
     }
 

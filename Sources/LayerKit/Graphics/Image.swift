@@ -23,16 +23,19 @@ public final class Image: Sendable, CustomStringConvertible {
 
     /// Reads a PNG file.
     ///
+    /// - Parameter options: bounds on the decoding's cost (lower them for untrusted files).
     /// - Throws: `PNGError` naming the file and what is wrong with it.
-    public init(pngAt path: String) throws(PNGError) {
-        bitmap = try Bitmap(pngAt: path)
+    public init(pngAt path: String, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError) {
+        bitmap = try Bitmap(pngAt: path, options: options)
         width = bitmap.width
         height = bitmap.height
     }
 
     /// Decodes PNG data.
-    public init(pngData: Data) throws(PNGError) {
-        bitmap = try Bitmap(pngData: pngData)
+    ///
+    /// - Parameter options: bounds on the decoding's cost (lower them for untrusted data).
+    public init(pngData: Data, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError) {
+        bitmap = try Bitmap(pngData: pngData, options: options)
         width = bitmap.width
         height = bitmap.height
     }

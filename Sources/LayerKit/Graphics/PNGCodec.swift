@@ -27,7 +27,7 @@ enum PNGCodec {
     #endif
 
     /// Decodes to premultiplied pixels in memory from `calloc`, owned by the caller.
-    static func decode(_ data: Data, source: String) throws(PNGError)
+    static func decode(_ data: Data, source: String, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError)
         -> (pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
         guard data.count >= signature.count, data.prefix(signature.count).elementsEqual(signature) else {
             throw .notPNG(source: source)
@@ -38,8 +38,12 @@ enum PNGCodec {
         let status = data.withUnsafeBytes { bytes in
             state.data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
             state.size = bytes.count
-            return lk_png_decode(&state, UInt32(Bitmap.maximumDimension), Bitmap.maximumPixelCount,
-                                 &pixels, &width, &height)
+            // The options cannot ask for more than a bitmap holds, even when built field by field.
+            let side = min(max(options.maximumDimension, 0), Bitmap.maximumDimension)
+            let count = min(max(options.maximumPixelCount, 0), Bitmap.maximumPixelCount)
+            // 0 would mean "no limit" to libpng: the smallest limit is one byte.
+            let chunkBytes = max(options.maximumAncillaryChunkBytes, 1)
+            return lk_png_decode(&state, UInt32(side), count, chunkBytes, &pixels, &width, &height)
         }
         switch Int(status) {
         case LK_PNG_OK:
@@ -47,7 +51,13 @@ enum PNGCodec {
             for i in 0..<Int(width) * Int(height) { pixels[i] = premultiplied(pixels[i]) }
             return (pixels, Int(width), Int(height))
         case LK_PNG_TOO_LARGE:
-            throw .tooLarge(source: source, width: Int(width), height: Int(height))
+            let w = Int(width), h = Int(height)
+            if w > Bitmap.maximumDimension || h > Bitmap.maximumDimension || w * h > Bitmap.maximumPixelCount {
+                throw .tooLarge(source: source, width: w, height: h)
+            }
+            throw .overDecodingLimit(source: source, width: w, height: h,
+                                     maximumPixelCount: min(max(options.maximumPixelCount, 0), Bitmap.maximumPixelCount),
+                                     maximumDimension: min(max(options.maximumDimension, 0), Bitmap.maximumDimension))
         case LK_PNG_NO_MEMORY:
             throw .corrupt(source: source, detail: "out of memory while decoding")
         default:

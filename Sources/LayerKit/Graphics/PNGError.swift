@@ -13,6 +13,8 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
     case corrupt(source: String, detail: String)
     /// The image is larger than a `Bitmap` may be.
     case tooLarge(source: String, width: Int, height: Int)
+    /// The image is larger than the caller's `PNGDecodingOptions` allow.
+    case overDecodingLimit(source: String, width: Int, height: Int, maximumPixelCount: Int, maximumDimension: Int)
     /// libpng refused to encode the bitmap.
     case encodingFailed(detail: String)
 
@@ -24,6 +26,8 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
         case let .corrupt(source, detail): "\(source) is a damaged or truncated PNG: \(detail)"
         case let .tooLarge(source, w, h):
             "\(source) is \(w)x\(h) pixels, over the limit of \(Bitmap.maximumDimension) per side and \(Bitmap.maximumPixelCount) in all"
+        case let .overDecodingLimit(source, w, h, count, side):
+            "\(source) is \(w)x\(h) pixels, over the decoding limit of \(side) per side and \(count) in all (PNGDecodingOptions)"
         case let .encodingFailed(detail): "PNG encoding failed: \(detail)"
         }
     }

@@ -113,18 +113,40 @@ import Testing
         }
     }
 
-    @Test func randomByteFlipsNeverCrash() throws {
-        let original = try Data(contentsOf: Self.fixtures.appendingPathComponent("palette4.png"))
-        var generator = SplitMix64(seed: 42)
-        for _ in 0..<300 {
-            var data = original
-            for _ in 0..<3 {
-                let i = 8 + Int(generator.next() % UInt64(data.count - 8))
-                data[i] = UInt8(truncatingIfNeeded: generator.next())
+    /// Every damaged file either decodes to the fixture's size (a flip in an ancillary spot or
+    /// in pixel data whose CRC still holds is possible only by chance) or throws a `PNGError`
+    /// that names the data and says what is wrong; nothing else happens (no crash, no other
+    /// error, no other size).
+    @Test func randomByteFlipsDecodeToTheRightSizeOrThrowATypedError() throws {
+        var outcomes = (decoded: 0, refused: 0)
+        for name in ["palette4", "rgba8-interlaced", "gray16"] {
+            let original = try Data(contentsOf: Self.fixtures.appendingPathComponent(name + ".png"))
+            var generator = SplitMix64(seed: 42)
+            for _ in 0..<300 {
+                var data = original
+                for _ in 0..<3 {
+                    let i = 8 + Int(generator.next() % UInt64(data.count - 8))
+                    data[i] = UInt8(truncatingIfNeeded: generator.next())
+                }
+                do {
+                    let bitmap = try Bitmap(pngData: data)
+                    #expect(bitmap.width == 13 && bitmap.height == 11, "\(name): decoded to \(bitmap.width)x\(bitmap.height)")
+                    outcomes.decoded += 1
+                } catch {
+                    switch error {
+                    case let .corrupt(source, detail):
+                        #expect(source == "PNG data" && !detail.isEmpty)
+                    case .tooLarge, .overDecodingLimit:
+                        break   // a flipped IHDR size: refused before allocating
+                    default:
+                        Issue.record("\(name): unexpected error \(error)")
+                    }
+                    #expect(error.description.contains("PNG data"))
+                    outcomes.refused += 1
+                }
             }
-            // Either it decodes (a flip in an ancillary spot) or it throws; it must not crash.
-            _ = try? Bitmap(pngData: data)
         }
+        #expect(outcomes.refused > 800, "most flips break a CRC: \(outcomes)")
     }
 
     @Test func hugeDeclaredSizeIsRefusedBeforeAllocating() throws {
