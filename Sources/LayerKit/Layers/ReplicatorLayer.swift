@@ -30,7 +30,9 @@ open class ReplicatorLayer: Layer {
                                                                    invalidates: .compositing)
     }
 
-    /// How many times the sublayers are drawn (capped at `maximumInstanceCount`).
+    /// How many times the sublayers are drawn (capped at `maximumInstanceCount`; negative
+    /// counts draw none). Nested replicators multiply: a renderer draws at most
+    /// `RenderLimits.maximumReplicatedInstances` copies of a layer in all, the first ones.
     @Declared(Properties.instanceCount) public var instanceCount: Int
     /// The transform between one instance and the next, about the replicator's anchor point.
     @Declared(Properties.instanceTransform) public var instanceTransform: Transform3D
