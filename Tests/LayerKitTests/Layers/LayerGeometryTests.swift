@@ -121,10 +121,16 @@ import Testing
     @Test func nonFiniteGeometryConvertsToNaNNotACrash() {
         let root = Layer()
         let child = Layer()
+        // A NaN position is refused (the layer keeps its own); geometry that overflows still
+        // converts to non-finite numbers, not a crash.
         child.position = CGPoint(x: CGFloat.nan, y: 0)
+        #expect(child.position == .zero)
+        child.transform = Transform3D(scaleX: 1e308, y: 1e308)
+        child.position = CGPoint(x: 1e308, y: 0)
         root.addSublayer(child)
-        let p = child.convert(CGPoint(x: 1, y: 1), to: root)
-        #expect(p.x.isNaN || p.y.isNaN)
+        let p = child.convert(CGPoint(x: 10, y: 10), to: root)
+        #expect(!p.x.isFinite || !p.y.isFinite)
+        child.transform = .identity
         child.position = .zero
         child.transform = Transform3D(scaleX: 0, y: 0)
         #expect(root.convert(CGPoint(x: 1, y: 1), to: child).x.isNaN)

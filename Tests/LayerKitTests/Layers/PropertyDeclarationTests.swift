@@ -167,9 +167,9 @@ import Testing
     /// delegation, and the renderer's bookkeeping. None of it is copied to presentations or
     /// reached by key path.
     static let undeclaredState: Set<String> = [
-        "id", "superlayer", "sublayerStorage", "mask", "maskOwner", "animationEntries", "actions", "delegate",
+        "id", "superlayer", "sublayerStorage", "maskStorage", "maskOwner", "animationEntries", "actions", "delegate",
         "hasBeenRendered", "isPresentationCopy", "modelLayerStorage", "treeTime", "needsDisplay", "drawsContent",
-        "drawnCache", "contentVersion", "changeCount", "tracking",
+        "drawnCache", "contentVersion", "changeCount", "tracking", "reportedValueProblems",
     ]
 
     /// The animatable properties are Core Animation's that LayerKit draws (a property that stops
