@@ -82,6 +82,9 @@ public final class FrameLoop {
         layer.setCurrentTime(frame.time)
         requestedUpdates.removeAll { $0 <= frame.time }
         update?(frame)
+        // The loop is the run loop: what the update set outside begin()/commit() is committed
+        // before the frame, as Core Animation commits its implicit transaction.
+        Transaction.flush()
         if let target, target.width == pixels(layer.bounds.width), target.height == pixels(layer.bounds.height) {
             return (target, renderer.render(layer, at: frame.time, into: target))
         }

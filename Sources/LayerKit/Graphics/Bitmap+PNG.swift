@@ -11,7 +11,9 @@ import Darwin
 extension Bitmap {
     /// Decodes a PNG of any color type, bit depth or interlace.
     ///
-    /// - Parameter options: bounds on the decoding's cost (lower them for untrusted data).
+    /// - Parameters:
+    ///   - data: the PNG file's bytes.
+    ///   - options: bounds on the decoding's cost (lower them for untrusted data).
     /// - Throws: `PNGError` saying what is wrong: not a PNG, damaged or truncated (with
     ///   libpng's reason), too large for a bitmap or for `options`.
     public convenience init(pngData data: Data, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError) {
@@ -21,7 +23,9 @@ extension Bitmap {
 
     /// Reads and decodes a PNG file.
     ///
-    /// - Parameter options: bounds on the decoding's cost (lower them for untrusted files).
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - options: bounds on the decoding's cost (lower them for untrusted files).
     /// - Throws: `PNGError.cannotRead` when the file cannot be read, otherwise as `init(pngData:)`,
     ///   naming the file.
     public convenience init(pngAt path: String, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError) {

@@ -23,7 +23,9 @@ public final class Image: Sendable, CustomStringConvertible {
 
     /// Reads a PNG file.
     ///
-    /// - Parameter options: bounds on the decoding's cost (lower them for untrusted files).
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - options: bounds on the decoding's cost (lower them for untrusted files).
     /// - Throws: `PNGError` naming the file and what is wrong with it.
     public init(pngAt path: String, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError) {
         bitmap = try Bitmap(pngAt: path, options: options)
@@ -33,7 +35,9 @@ public final class Image: Sendable, CustomStringConvertible {
 
     /// Decodes PNG data.
     ///
-    /// - Parameter options: bounds on the decoding's cost (lower them for untrusted data).
+    /// - Parameters:
+    ///   - pngData: the PNG file's bytes.
+    ///   - options: bounds on the decoding's cost (lower them for untrusted data).
     public init(pngData: Data, options: PNGDecodingOptions = PNGDecodingOptions()) throws(PNGError) {
         bitmap = try Bitmap(pngData: pngData, options: options)
         width = bitmap.width

@@ -154,6 +154,16 @@ private struct Walk {
     /// `position` is the object's path in the frame's painter's order (nil inside a group, whose
     /// changes reach the frame through the group's own paint).
     func visit(_ old: RenderObject?, _ sublayer: Sublayer, inputs: NodeInputs, position: [Int]?) -> RenderObject? {
+        // Each level recurses a few frames deep; every so many levels the walk goes on on a
+        // thread with a fresh stack, so that a tree as deep as drawing allows cannot overflow a
+        // small thread stack (a pool thread's, or any under AddressSanitizer's larger frames).
+        if inputs.depth > 0, inputs.depth % DeepStack.levelsPerStack == 0 {
+            return DeepStack.run { visitOnThisStack(old, sublayer, inputs: inputs, position: position) }
+        }
+        return visitOnThisStack(old, sublayer, inputs: inputs, position: position)
+    }
+
+    private func visitOnThisStack(_ old: RenderObject?, _ sublayer: Sublayer, inputs: NodeInputs, position: [Int]?) -> RenderObject? {
         let model = sublayer.model
         if let old, old.inputs == inputs {
             if !old.subtreeAnimated, model.tracking.subtreeStamp <= seenBefore { return old }
@@ -747,4 +757,45 @@ extension RenderObject {
 extension CGRect {
     /// The pixels this rect covers (for target areas, which are whole pixels).
     var pixelRect: PixelRect { PixelRect(covering: self) }
+}
+
+/// Runs deep recursion on a thread of its own with a large stack.
+enum DeepStack {
+    /// Tree levels walked on one stack: a level takes a few frames of a few kilobytes.
+    static let levelsPerStack = 48
+    /// Bytes of stack each fresh thread gets.
+    static let stackSize = 16 << 20
+
+    /// Runs `body` on a new thread with `stackSize` bytes of stack and returns its result; the
+    /// calling thread waits meanwhile.
+    static func run<R>(_ body: () -> R) -> R {
+        withoutActuallyEscaping(body) { body in
+            let call = Call(body)
+            let thread = Thread { call.run() }
+            thread.stackSize = stackSize
+            thread.start()
+            call.done.wait()
+            return call.result!
+        }
+    }
+
+    /// One call handed to the deep thread.
+    ///
+    /// `@unchecked Sendable` is safe here: the caller blocks on `done` from `start()` until the
+    /// body has returned, so the body — and whatever non-Sendable state of the caller's it uses —
+    /// runs on exactly one thread at a time; the semaphore orders the body's effects, `result`
+    /// included, before the caller reads them.
+    private final class Call<R>: @unchecked Sendable {
+        private var body: (() -> R)?
+        var result: R?
+        let done = DispatchSemaphore(value: 0)
+        init(_ body: @escaping () -> R) { self.body = body }
+        func run() {
+            result = body?()
+            // Let go of the body before the caller resumes: it must not outlive the call (the
+            // thread object may linger a moment longer).
+            body = nil
+            done.signal()
+        }
+    }
 }
