@@ -8,12 +8,17 @@ public enum Scenes {
     /// 10:10:30 — all three hands apart.
     static let clockTime: TimeInterval = 10 * 3600 + 10 * 60 + 30
 
-    /// The Clock example (continuously turning shape hands, shadows), every pixel of a frame.
+    /// The Clock example (continuously turning shape hands, shadows) running live at 60 frames a
+    /// second, every pixel of every frame: what a presenter that needs whole frames (no buffer
+    /// age, a fresh buffer each frame) gets. The hands move each frame; what stays still is the
+    /// renderer's to reuse (its raster cache), as cairo's program is free to draw as it likes.
     public static func clock(width: Int, height: Int) -> Scene {
         let clock = ClockScene(size: CGSize(width: width, height: height), style: .shapes, startTime: clockTime)
         let cairo = CairoClock(width: width, height: height, startTime: clockTime)
-        return Scene(name: "clock", width: width, height: height, root: clock.root, times: [0.5],
-                     cairo: .draw { cr, _ in cairo.draw(cr, elapsed: 0.5) })
+        // Eight frames 1/60 s apart, repeated (the baselines copy each distinct frame's sources).
+        let times = (0..<8).map { 0.5 + TimeInterval($0) / 60 }
+        return Scene(name: "clock", width: width, height: height, root: clock.root, times: times,
+                     cairo: .draw { cr, i in cairo.draw(cr, elapsed: times[i % times.count]) })
     }
 
     /// The Clock example ticking: frames one second apart into the same bitmap, so each frame
