@@ -44,24 +44,39 @@ static inline void lk_png_on_warning(png_structp png, png_const_charp text) {
 }
 
 /// Sees each row after every transformation (a user transform runs last). The image's last
-/// row — the last row of a plain image, or of Adam7's seventh pass, which covers whole odd rows —
-/// is copied to its place here, because libpng goes on, before placing it, to inflate whatever
+/// row — the last row of a plain image, or the last row of the last Adam7 pass that has pixels —
+/// is put in its place here, because libpng goes on, before placing it, to inflate whatever
 /// compressed data trails the image (png_read_finish_IDAT: 4 GiB of it took 30 s). From then on
 /// lk_png_on_read reads nothing more: the pixels are complete.
+///
+/// For an interlaced image the earlier passes are already combined into the rows when the last
+/// pass's last row arrives; that row holds the pass's pixels only (every `dx`-th from `x0`), so
+/// they are spread to their columns. The last pass with pixels is the seventh (whole odd rows)
+/// for images two or more rows high; a one-row image ends on the sixth (odd columns of row 0),
+/// and a 1x1 image on the first.
 static inline void lk_png_on_row(png_structp png, png_row_infop row, png_bytep data) {
     lk_png_source *source = (lk_png_source *)png_get_io_ptr(png);
     png_uint_32 r = png_get_current_row_number(png);
-    png_uint_32 y;
     if (!source->interlaced) {
-        if (r + 1 != source->height) return;
-        y = r;
-    } else {
-        // Pass 7 (number 6) holds rows 1, 3, 5…; one-row images end on a sparse pass instead.
-        if (source->height < 2 || png_get_current_pass_number(png) != 6 || r + 1 != source->height / 2) return;
-        y = 2 * r + 1;
+        if (r + 1 != source->height || row->rowbytes != (size_t)source->width * 4) return;
+        memcpy(source->pixels + (size_t)r * source->width, data, row->rowbytes);
+        source->complete = 1;
+        return;
     }
-    if (row->rowbytes != (size_t)source->width * 4) return;
-    memcpy(source->pixels + (size_t)y * source->width, data, row->rowbytes);
+    // Adam7: each pass's first column and row, and its steps.
+    static const png_uint_32 x0[7] = {0, 4, 0, 2, 0, 1, 0}, dx[7] = {8, 8, 4, 4, 2, 2, 1};
+    static const png_uint_32 y0[7] = {0, 0, 4, 0, 2, 0, 1}, dy[7] = {8, 8, 8, 4, 4, 2, 2};
+    int last = 6;
+    while (last > 0 && (source->width <= x0[last] || source->height <= y0[last])) last--;
+    int pass = png_get_current_pass_number(png);
+    if (pass != last) return;
+    // With interlace handling on, libpng counts the image's rows in every pass (skipping those
+    // not in the pass before any transformation): `r` is the row in the image.
+    png_uint_32 last_row = y0[pass] + (source->height - 1 - y0[pass]) / dy[pass] * dy[pass];
+    png_uint_32 columns = (source->width - x0[pass] + dx[pass] - 1) / dx[pass];
+    if (r != last_row || row->rowbytes != (size_t)columns * 4) return;
+    uint32_t *target = source->pixels + (size_t)r * source->width;
+    for (png_uint_32 i = 0; i < columns; i++) memcpy(target + x0[pass] + i * dx[pass], data + (size_t)i * 4, 4);
     source->complete = 1;
 }
 

@@ -79,6 +79,39 @@ import Testing
         #expect(throws: PNGError.self) { try Bitmap(pngData: png.prefix(png.count - 6)) }
     }
 
+    @Test(arguments: [(1, 1), (2, 1), (5, 1), (9, 1), (1, 2), (1, 5), (2, 2), (3, 3), (9, 9), (17, 2), (4, 7)])
+    func compressedDataTrailingAnInterlacedImageIsNeverInflated(size: (Int, Int)) throws {
+        // The same trap behind an Adam7 image. The last pass with pixels differs with the size:
+        // the seventh (whole odd rows) from two rows up, the sixth (odd columns of the only row)
+        // for a one-row image, the first for 1x1. One-row images used to read the trailing data.
+        let (width, height) = size
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { [UInt8(x * 29 % 256), UInt8(y * 53 % 256), UInt8((x + y) * 11 % 256), 0xFF] }
+        // Adam7 passes: first column, first row, column step, row step.
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        var raw: [UInt8] = []
+        for (x0, y0, dx, dy) in passes where x0 < width && y0 < height {
+            for y in stride(from: y0, to: height, by: dy) {
+                raw.append(0)   // filter: none
+                for x in stride(from: x0, to: width, by: dx) { raw += pixel(x, y) }
+            }
+        }
+        let be = { (v: Int) in [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let header = Self.chunk("IHDR", be(width) + be(height) + [8, 6, 0, 0, 1])
+        let (first, rest) = Self.zlibWithTrailingZeros(pixel: raw, zeros: 8 << 20)
+        var png = Data(PNGCodec.signature) + header
+        png.append(Self.chunk("IDAT", first))
+        png.append(Self.chunk("IDAT", rest, crcOK: false))
+        png.append(Self.chunk("IEND", []))
+        let bitmap = try Bitmap(pngData: png)
+        #expect(bitmap.width == width && bitmap.height == height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = pixel(x, y)
+                #expect(bitmap.pixel(x: x, y: y) == Color(red8: p[0], green8: p[1], blue8: p[2]), "pixel (\(x), \(y))")
+            }
+        }
+    }
+
     // MARK: Deflate by hand
 
     /// A zlib stream of `bytes` in one stored block (Adler-32 included).
