@@ -153,6 +153,17 @@ extension Layer {
         let copy = type(of: self).init(layer: self)
         var finished: [Int] = []
         for (index, entry) in animationEntries.enumerated() {
+            // Validated when added; changed since (a running animation is the object
+            // `animation(forKey:)` returns) to timing that places it nowhere: no effect, said once.
+            guard entry.animation.timing.hasFiniteTiming else {
+                do {
+                    try entry.animation.validateTiming()
+                } catch {
+                    reportValueProblem("animation \(entry.key) timing", .animationTimingRefused(
+                        layer: debugName, key: entry.key, reason: error.description))
+                }
+                continue
+            }
             let result = entry.animation.apply(at: time, to: copy)
             if notify {
                 if result.active, !entry.started {

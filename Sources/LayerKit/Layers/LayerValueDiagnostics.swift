@@ -14,6 +14,10 @@ public enum LayerValueError: Error, Equatable, CustomStringConvertible {
     /// The replicators above the layer ask for more copies of it than
     /// `RenderLimits.maximumReplicatedInstances`: only that many are drawn.
     case tooManyInstances(layer: String, requested: Double, limit: Int)
+    /// A running animation's timing was changed, after it was added, to numbers that place it
+    /// nowhere in time (a NaN or infinite speed, time offset, begin time or duration; a NaN
+    /// repeat count or duration): it has no effect until they are usable again.
+    case animationTimingRefused(layer: String, key: String, reason: String)
 
     /// What was wrong, naming the layer and the property.
     public var description: String {
@@ -25,6 +29,8 @@ public enum LayerValueError: Error, Equatable, CustomStringConvertible {
         case let .tooManyInstances(layer, requested, limit):
             "replicator \(layer): its instances and those of the replicators above it make \(requested) copies, " +
                 "over the limit of \(limit) (RenderLimits.maximumReplicatedInstances); only the first \(limit) are drawn"
+        case let .animationTimingRefused(layer, key, reason):
+            "layer \(layer): the running animation \"\(key)\" was changed after it was added (\(reason)); it has no effect"
         }
     }
 }

@@ -129,8 +129,15 @@ import Testing
         square.add(fade(), forKey: "fade")
         let renderer = Renderer(threadCount: 1)
         #expect(try renderer.render(root, at: 1).alpha(20, 20) == 0)
+        DiagnosticLog.start()
+        square.name = uniqueName("running")
         square.animation(forKey: "fade")?.timeOffset = .nan
         square.animation(forKey: "fade")?.speed = .infinity
         #expect(try renderer.render(root, at: 2).pixel(x: 20, y: 20) == .red)
+        #expect(try renderer.render(root, at: 3).pixel(x: 20, y: 20) == .red)
+        // Said once (not once a frame), naming the layer, the key and the first unusable number.
+        let messages = DiagnosticLog.messages(mentioning: square.name!)
+        #expect(messages.count == 1, "\(messages)")
+        #expect(messages.first?.contains("\"fade\"") == true && messages.first?.contains("speed") == true, "\(messages)")
     }
 }
