@@ -8,15 +8,40 @@ import LayerKit
 /// device pixels it has, a resize arrives as `.resized` so that the app renders its next frame
 /// at the new size (until then the last frame is scaled to fit, letterboxed). Only the damaged
 /// rectangles of each frame are uploaded, and a frame without damage is not presented again.
-/// Presentation waits for vertical sync where the renderer supports it. The close button,
-/// Escape and q arrive as `.quit` (and set `isCloseRequested`); other keys as `.key`.
+/// The close button, Escape and q arrive as `.quit` (and set `isCloseRequested`); other keys as
+/// `.key`.
+///
+/// Frames reach the screen through a hardware renderer (a streaming texture, drawn with vertical
+/// sync where supported) when there is one. Where the only renderer rasterizes on the CPU (SDL's
+/// software renderer, or OpenGL through Mesa's llvmpipe or softpipe, as under Xvfb, VNC or a
+/// virtual machine), frames go to the window surface instead: only the damaged rectangles are
+/// copied and pushed (shared memory on X11), which costs a fraction of drawing a texture on the
+/// CPU each frame. `output` says which.
 ///
 /// A window nobody can see is refused: when SDL can only offer its offscreen or dummy video
 /// driver (no display, or a DISPLAY whose server is gone), `init` throws `WindowError.noDisplay`.
 public final class WindowPresenter: InteractivePresenter {
+    /// How frames reach the screen (tests choose; apps get `.automatic`).
+    package enum Output: Sendable {
+        /// A hardware renderer when there is one, else the window surface.
+        case automatic
+        /// The window surface: damaged rectangles copied and pushed as they are.
+        case surface
+        /// An SDL renderer and a streaming texture, whatever rasterizes it.
+        case renderer
+    }
+
     private let window: OpaquePointer
-    private let renderer: OpaquePointer
+    /// nil when frames go to the window surface.
+    private let renderer: OpaquePointer?
     private var texture: OpaquePointer?
+    /// The window surface holds the last frame pixel for pixel (not letterboxed, not resized
+    /// since): damage alone brings it up to date.
+    private var surfaceHoldsFrame = false
+    /// The last frame presented, for redrawing a resized window on the surface path.
+    private var lastFrame: Bitmap?
+    /// Damage of more rectangles than this is pushed to the window surface as its bounding box.
+    static let maximumPushedRectangles = 32
     private var textureSize = (width: 0, height: 0)
     private var pending: [PresenterEvent] = []
     /// The window's content was lost (exposed, resized) and must be shown again.
@@ -28,6 +53,10 @@ public final class WindowPresenter: InteractivePresenter {
     /// The SDL video driver the window uses ("x11", "wayland", "KMSDRM").
     public let videoDriver: String
 
+    /// How frames reach the screen, in words: "opengl renderer (…)" and the like for a hardware
+    /// renderer, or "window surface" with the reason it was chosen.
+    public let output: String
+
     /// SDL's video drivers that show nothing on a screen.
     static let invisibleDrivers: Set<String> = ["offscreen", "dummy", "evdev"]
 
@@ -36,7 +65,12 @@ public final class WindowPresenter: InteractivePresenter {
     /// - Throws: `WindowError.noDisplay` when no display can be opened — no X11 or Wayland
     ///   session and no KMS device, or a DISPLAY that cannot be reached, so that SDL would fall
     ///   back to a driver that shows nothing — with the reason.
-    public init(title: String, width: Int, height: Int) throws(WindowError) {
+    public convenience init(title: String, width: Int, height: Int) throws(WindowError) {
+        try self.init(title: title, width: width, height: height, output: .automatic)
+    }
+
+    /// Opens a window whose frames reach the screen as `output` says.
+    package init(title: String, width: Int, height: Int, output: Output) throws(WindowError) {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else { throw .invalidSize(width: width, height: height) }
         let environment = ProcessInfo.processInfo.environment
         // With only DISPLAY set, X11 only: SDL would otherwise also probe Wayland, which prints a
@@ -61,18 +95,54 @@ public final class WindowPresenter: InteractivePresenter {
             SDL_Quit()
             throw .noDisplay(reason)
         }
-        // Prefer a vsync'd accelerated renderer; fall back to SDL's software one (Xvfb, VNC).
-        let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
-        guard let renderer = SDL_CreateRenderer(window, -1, accelerated)
-            ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) else {
-            let reason = Self.lastError()
-            SDL_DestroyWindow(window)
-            SDL_Quit()
-            throw .noDisplay(reason)
+        // A vsync'd hardware renderer if there is one; else the window surface (Xvfb, VNC).
+        var renderer: OpaquePointer?
+        var described = "window surface"
+        if output != .surface {
+            let accelerated = SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue
+            if let made = SDL_CreateRenderer(window, -1, accelerated) {
+                let gl = lk_sdl_gl_renderer_name(made).map { String(cString: $0) }
+                if output == .automatic, let gl, Self.rasterizesOnTheCPU(gl) {
+                    SDL_DestroyRenderer(made)
+                    described = "window surface (the OpenGL renderer, \(gl), rasterizes on the CPU)"
+                } else {
+                    renderer = made
+                    described = Self.name(of: made) + " renderer" + (gl.map { " (\($0))" } ?? "")
+                }
+            } else if output == .renderer, let made = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) {
+                renderer = made
+                described = "software renderer"
+            } else {
+                described = "window surface (no hardware renderer)"
+            }
+        }
+        if renderer == nil {
+            // Not through a texture framebuffer, which would be the CPU-rasterized renderer again.
+            SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+            guard SDL_GetWindowSurface(window) != nil else {
+                let reason = Self.lastError()
+                SDL_DestroyWindow(window)
+                SDL_Quit()
+                throw .noDisplay(reason)
+            }
         }
         self.window = window
         self.renderer = renderer
+        self.output = described
         videoDriver = driver
+    }
+
+    /// Whether an OpenGL renderer string names a rasterizer that runs on the CPU (Mesa's
+    /// llvmpipe, softpipe and swrast).
+    package static func rasterizesOnTheCPU(_ glRenderer: String) -> Bool {
+        let name = glRenderer.lowercased()
+        return ["llvmpipe", "softpipe", "swrast", "software rasterizer"].contains { name.contains($0) }
+    }
+
+    private static func name(of renderer: OpaquePointer) -> String {
+        var info = SDL_RendererInfo()
+        guard SDL_GetRendererInfo(renderer, &info) == 0, let name = info.name else { return "SDL" }
+        return String(cString: name)
     }
 
     /// Why no window can be shown, in words, from the environment and SDL's own reason.
@@ -88,7 +158,7 @@ public final class WindowPresenter: InteractivePresenter {
 
     deinit {
         if let texture { SDL_DestroyTexture(texture) }
-        SDL_DestroyRenderer(renderer)
+        if let renderer { SDL_DestroyRenderer(renderer) }
         SDL_DestroyWindow(window)
         SDL_Quit()
     }
@@ -103,12 +173,20 @@ public final class WindowPresenter: InteractivePresenter {
     /// The window's drawable area in device pixels.
     public var drawableSize: (width: Int, height: Int) {
         var width: Int32 = 0, height: Int32 = 0
-        SDL_GetRendererOutputSize(renderer, &width, &height)
+        if let renderer {
+            SDL_GetRendererOutputSize(renderer, &width, &height)
+        } else {
+            SDL_GetWindowSizeInPixels(window, &width, &height)
+        }
         return (Int(width), Int(height))
     }
 
     public func present(_ frame: Bitmap, damage: Region, at time: FrameTime) throws(DisplayError) {
         pollEvents()
+        guard let renderer else {
+            presentToSurface(frame, damage: damage)
+            return
+        }
         if texture == nil || textureSize != (frame.width, frame.height) {
             if let texture { SDL_DestroyTexture(texture) }
             texture = SDL_CreateTexture(renderer, lk_sdl_pixelformat_argb8888, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
@@ -126,8 +204,17 @@ public final class WindowPresenter: InteractivePresenter {
         redraw()
     }
 
-    /// Shows the texture, letterboxed, and presents it.
+    /// Shows the last frame again (letterboxed when the window's size differs).
     private func redraw() {
+        guard let renderer else {
+            needsRedraw = false
+            if surfaceHoldsFrame {
+                SDL_UpdateWindowSurface(window)
+            } else if let lastFrame {
+                presentToSurface(lastFrame, damage: Region(lastFrame.bounds))
+            }
+            return
+        }
         guard let texture else { return }
         needsRedraw = false
         SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
@@ -196,6 +283,7 @@ public final class WindowPresenter: InteractivePresenter {
             switch SDL_WindowEventID(UInt32(event.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED:
                 needsRedraw = true
+                surfaceHoldsFrame = false
                 let size = drawableSize
                 // Only the latest size matters.
                 pending.removeAll { if case .resized = $0 { true } else { false } }
@@ -219,6 +307,63 @@ public final class WindowPresenter: InteractivePresenter {
                 SDL_UpdateTexture(texture, &area, base + r.y * frame.width + r.x, Int32(frame.bytesPerRow))
             }
         }
+    }
+
+    /// Brings the window surface up to date with `frame`: the damaged rectangles copied and
+    /// pushed when the surface holds the previous frame at this size, else the whole frame
+    /// (letterboxed, through SDL's scaling blit, when the sizes differ).
+    private func presentToSurface(_ frame: Bitmap, damage: Region) {
+        guard let surface = SDL_GetWindowSurface(window) else { return }
+        lastFrame = frame
+        let s = surface.pointee
+        let format = s.format.pointee.format
+        guard Int(s.w) == frame.width, Int(s.h) == frame.height,
+              format == lk_sdl_pixelformat_argb8888 || format == lk_sdl_pixelformat_rgb888 else {
+            letterbox(frame, into: surface)
+            return
+        }
+        let whole = !surfaceHoldsFrame || needsRedraw
+        if !whole, damage.isEmpty { return }   // nothing changed on screen
+        var rects = whole ? [frame.bounds] : damage.rects.filter { !$0.isEmpty }
+        if rects.count > Self.maximumPushedRectangles { rects = [damage.extents] }
+        guard SDL_LockSurface(surface) == 0, let target = s.pixels else { return }
+        let pitch = Int(s.pitch), stride = frame.bytesPerRow / 4
+        frame.withUnsafePixels { pixels in
+            guard let base = pixels.baseAddress else { return }
+            for r in rects {
+                for y in r.y..<r.y + r.height {
+                    memcpy(target + y * pitch + r.x * 4, base + y * stride + r.x, r.width * 4)
+                }
+            }
+        }
+        SDL_UnlockSurface(surface)
+        surfaceHoldsFrame = true
+        needsRedraw = false
+        if whole {
+            SDL_UpdateWindowSurface(window)
+        } else {
+            var areas = rects.map { SDL_Rect(x: Int32($0.x), y: Int32($0.y), w: Int32($0.width), h: Int32($0.height)) }
+            SDL_UpdateWindowSurfaceRects(window, &areas, Int32(areas.count))
+        }
+    }
+
+    /// Draws `frame` scaled to fit the window surface, centred on black, and pushes it all.
+    private func letterbox(_ frame: Bitmap, into surface: UnsafeMutablePointer<SDL_Surface>) {
+        SDL_FillRect(surface, nil, SDL_MapRGB(surface.pointee.format, 0, 0, 0))
+        frame.withUnsafePixels { pixels in
+            guard let base = pixels.baseAddress,
+                  let source = SDL_CreateRGBSurfaceWithFormatFrom(UnsafeMutableRawPointer(mutating: base), Int32(frame.width),
+                                                                  Int32(frame.height), 32, Int32(frame.bytesPerRow),
+                                                                  lk_sdl_pixelformat_argb8888) else { return }
+            // Premultiplied pixels copied as they are show as over black, as on the texture path.
+            SDL_SetSurfaceBlendMode(source, SDL_BLENDMODE_NONE)
+            var destination = letterbox((frame.width, frame.height))
+            SDL_UpperBlitScaled(source, nil, surface, &destination)
+            SDL_FreeSurface(source)
+        }
+        SDL_UpdateWindowSurface(window)
+        surfaceHoldsFrame = false
+        needsRedraw = false
     }
 
     /// The largest rectangle of the frame's aspect ratio centred in the window's drawable area:

@@ -87,10 +87,10 @@ import Testing
     }
 
     /// Opens a window, retrying while the new server starts (up to 10 s).
-    func openWindow(width: Int, height: Int, on display: String) throws -> WindowPresenter {
+    func openWindow(width: Int, height: Int, on display: String, output: WindowPresenter.Output = .automatic) throws -> WindowPresenter {
         var opened: WindowPresenter?
         for _ in 0..<200 where opened == nil {
-            opened = try? WindowPresenter(title: "LayerKit test", width: width, height: height)
+            opened = try? WindowPresenter(title: "LayerKit test", width: width, height: height, output: output)
             if opened == nil { usleep(50_000) }
         }
         return try #require(opened, "Xvfb on \(display) never accepted a window")
@@ -113,10 +113,10 @@ import Testing
         return (blue, box.maxX - box.minX + 1, box.maxY - box.minY + 1, red)
     }
 
-    @Test(.enabled(if: xvfb != nil && xwd != nil))
-    func windowShowsTheFrameUnderXvfb() throws {
+    @Test(.enabled(if: xvfb != nil && xwd != nil), arguments: [WindowPresenter.Output.surface, .renderer])
+    func windowShowsTheFrameUnderXvfb(output: WindowPresenter.Output) throws {
         try withXvfb { display in
-            let window = try openWindow(width: 160, height: 120, on: display)
+            let window = try openWindow(width: 160, height: 120, on: display, output: output)
             #expect(window.videoDriver == "x11")
             #expect(window.drawableSize == (160, 120) && window.drawableScale == 1)
             let frame = try Bitmap(width: 160, height: 120, color: .red)
@@ -134,10 +134,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: xvfb != nil && xwd != nil))
-    func aResizedWindowWakesTheWaitAndShowsTheNewFramePixelForPixel() throws {
+    @Test(.enabled(if: xvfb != nil && xwd != nil), arguments: [WindowPresenter.Output.surface, .renderer])
+    func aResizedWindowWakesTheWaitAndShowsTheNewFramePixelForPixel(output: WindowPresenter.Output) throws {
         try withXvfb { display in
-            let window = try openWindow(width: 160, height: 120, on: display)
+            let window = try openWindow(width: 160, height: 120, on: display, output: output)
             let small = try Bitmap(width: 160, height: 120, color: .red)
             try window.present(small, damage: Region(small.bounds), at: FrameTime(index: 0, time: 0))
             window.resize(width: 240, height: 180)
@@ -161,6 +161,64 @@ import Testing
             let square = blueSquare(in: try screenshot(display: display))
             #expect(square.count == 30 * 30 && square.width == 30 && square.height == 30, "\(square)")
             #expect(square.red == 240 * 180 - 30 * 30, "red pixels: \(square.red)")
+        }
+    }
+
+    @Test(.enabled(if: xvfb != nil && xwd != nil))
+    func underXvfbFramesGoToTheWindowSurfaceAndSayWhy() throws {
+        try withXvfb { display in
+            // Xvfb has no GPU: SDL's OpenGL renderer there is Mesa's llvmpipe (or there is none).
+            let window = try openWindow(width: 40, height: 30, on: display)
+            #expect(window.output.hasPrefix("window surface ("), "\(window.output)")
+            #expect(WindowPresenter.rasterizesOnTheCPU("llvmpipe (LLVM 15.0.6, 256 bits)"))
+            #expect(WindowPresenter.rasterizesOnTheCPU("Software Rasterizer"))
+            #expect(!WindowPresenter.rasterizesOnTheCPU("NVIDIA GeForce RTX 3070/PCIe/SSE2"))
+            #expect(!WindowPresenter.rasterizesOnTheCPU("AMD Radeon RX 6600 (radeonsi, navi23, LLVM 15.0.6, DRM 3.49)"))
+        }
+    }
+
+    @Test(.enabled(if: xvfb != nil && xwd != nil), arguments: [WindowPresenter.Output.surface, .renderer])
+    func damageAloneBringsTheWindowUpToDate(output: WindowPresenter.Output) throws {
+        try withXvfb { display in
+            let window = try openWindow(width: 160, height: 120, on: display, output: output)
+            let frame = try Bitmap(width: 160, height: 120, color: .red)
+            try window.present(frame, damage: Region(frame.bounds), at: FrameTime(index: 0, time: 0))
+            // Two squares drawn, one after the other, each presented with its own damage only.
+            frame.fill(PixelRect(x: 10, y: 10, width: 20, height: 20), with: .blue)
+            try window.present(frame, damage: Region(PixelRect(x: 10, y: 10, width: 20, height: 20)), at: FrameTime(index: 1, time: 1))
+            frame.fill(PixelRect(x: 100, y: 60, width: 20, height: 10), with: .blue)
+            try window.present(frame, damage: Region(PixelRect(x: 100, y: 60, width: 20, height: 10)), at: FrameTime(index: 2, time: 2))
+            // Many small rectangles (over the limit pushed one by one): pushed as their bounding box.
+            var many = Region()
+            for i in 0..<40 {
+                let r = PixelRect(x: 2 * i, y: 100, width: 1, height: 5)
+                frame.fill(r, with: .blue)
+                many.formUnion(Region(r))
+            }
+            try window.present(frame, damage: many, at: FrameTime(index: 3, time: 3))
+            usleep(50_000)
+            let square = blueSquare(in: try screenshot(display: display))
+            #expect(square.count == 20 * 20 + 20 * 10 + 40 * 5, "blue pixels: \(square.count)")
+            #expect(square.red == 160 * 120 - square.count, "red pixels: \(square.red)")
+        }
+    }
+
+    @Test(.enabled(if: xvfb != nil && xwd != nil), arguments: [WindowPresenter.Output.surface, .renderer])
+    func aFrameOfTheOldSizeIsLetterboxedAfterAResize(output: WindowPresenter.Output) throws {
+        try withXvfb { display in
+            let window = try openWindow(width: 100, height: 100, on: display, output: output)
+            let frame = try Bitmap(width: 100, height: 100, color: .blue)
+            try window.present(frame, damage: Region(frame.bounds), at: FrameTime(index: 0, time: 0))
+            window.resize(width: 200, height: 100)
+            let clock = SystemClock()
+            let deadline = clock.now() + 30
+            while window.drawableSize != (200, 100) && clock.now() < deadline { window.wait(until: clock.now() + 0.05, on: clock) }
+            // The app has not rendered at the new size yet: its frame, scaled to fit, centred.
+            frame.fill(PixelRect(x: 0, y: 0, width: 100, height: 1), with: .blue)
+            try window.present(frame, damage: Region(PixelRect(x: 0, y: 0, width: 100, height: 1)), at: FrameTime(index: 1, time: 1))
+            usleep(50_000)
+            let square = blueSquare(in: try screenshot(display: display))
+            #expect(square.count == 100 * 100 && square.width == 100 && square.height == 100, "\(square)")
         }
     }
 
