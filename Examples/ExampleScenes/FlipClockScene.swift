@@ -200,8 +200,12 @@ public final class FlipClockScene {
             layer.addSublayer(shade)
         }
 
+        /// Shows `value` as two digits. Called every frame for the cards at rest: the label is
+        /// only set when its text changes (String(format:) and a setter each frame were a
+        /// measurable part of a live FlipClock's CPU time).
         func show(_ value: Int) {
-            label.string = String(format: "%02d", value)
+            let text = value < 10 ? "0\(value)" : "\(value)"
+            if label.string != text { label.string = text }
         }
 
         func animate(from: Double, to: Double, shade darkness: (Double, Double), begin: TimeInterval, duration: TimeInterval) {

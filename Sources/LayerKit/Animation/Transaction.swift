@@ -219,20 +219,39 @@ public enum Transaction {
         self.stack = stack
     }
 
-    private static let key = "LayerKit.Transaction.stack"
+    /// The calling thread's stack box, in a POSIX thread-specific slot: every property setter
+    /// asks whether actions are disabled, and Foundation's thread dictionary (a boxed,
+    /// hashed NSMutableDictionary lookup) cost more than the setter itself.
+    private static let slot: pthread_key_t = {
+        var key = pthread_key_t()
+        // The box is retained once for its thread; released when the thread exits.
+        let status = pthread_key_create(&key) { box in
+            guard let box else { return }
+            Unmanaged<StackBox>.fromOpaque(box).release()
+        }
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
 
     /// The open transactions of the calling thread.
     private static var stack: [Frame] {
-        get { (Thread.current.threadDictionary[key] as? StackBox)?.frames ?? [] }
+        get {
+            guard let box = pthread_getspecific(slot) else { return [] }
+            return Unmanaged<StackBox>.fromOpaque(box).takeUnretainedValue().frames
+        }
         set {
-            if newValue.isEmpty { Thread.current.threadDictionary[key] = nil } else {
-                Thread.current.threadDictionary[key] = StackBox(newValue)
+            if let box = pthread_getspecific(slot) {
+                Unmanaged<StackBox>.fromOpaque(box).takeUnretainedValue().frames = newValue
+            } else if !newValue.isEmpty {
+                let box = Unmanaged.passRetained(StackBox(newValue))
+                pthread_setspecific(slot, box.toOpaque())
             }
         }
     }
 
+    /// Only its own thread reaches a box (through its thread-specific slot).
     private final class StackBox {
-        let frames: [Frame]
+        var frames: [Frame]
         init(_ frames: [Frame]) { self.frames = frames }
     }
 }
