@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import LayerKit
 
@@ -224,4 +225,31 @@ import Testing
         let running = layer.animation(forKey: "g") as? AnimationGroup
         #expect(running?.animations?.first !== move)
     }
+
+    @Test func transactionsAreTheCallingThreadsOwn() throws {
+        // Each thread has its own stack of open transactions: one thread's settings never
+        // reach another, and a thread that ends with a transaction open takes it with it.
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        Transaction.animationDuration = 3
+        let seen = Mutex<[String]>([])
+        let threads = (0..<4).map { i in
+            Thread {
+                let before = "\(Transaction.disableActions) \(Transaction.animationDuration)"
+                Transaction.begin()
+                Transaction.animationDuration = Double(i + 10)
+                let inside = "\(Transaction.animationDuration)"
+                // Left open on purpose: the thread's slot is released when it exits.
+                seen.withLock { $0.append("\(before) \(inside)") }
+            }
+        }
+        for thread in threads { thread.start() }
+        let deadline = Date().addingTimeInterval(10)
+        while seen.withLock({ $0.count }) < 4 && Date() < deadline { usleep(1_000) }
+        #expect(Set(seen.withLock { $0 }) == Set((0..<4).map { "false 0.25 \(Double($0 + 10))" }))
+        #expect(Transaction.disableActions && Transaction.animationDuration == 3)
+        Transaction.commit()
+        #expect(!Transaction.disableActions)
+    }
+
 }
