@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// A replaceable, thread-safe handler for one kind of diagnostic (refused tree changes,
 /// animations that cannot run, font substitutions). By default messages go to standard error.
 final class DiagnosticHandler<Message: Sendable>: Sendable {
-    private let storage = Mutex<@Sendable (Message) -> Void>({ message in
+    private let storage = Locked<@Sendable (Message) -> Void>({ message in
         FileHandle.standardError.write(Data("LayerKit: \(message)\n".utf8))
     })
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What the declarations of one layer class give: the declarations themselves (superclass first)
 /// and every string key path with its parts. Built once per class, by reflection over the
@@ -58,8 +57,8 @@ final class LayerPropertyTable: Sendable {
 
     // MARK: The tables of all classes
 
-    private static let tables = Mutex<[ObjectIdentifier: LayerPropertyTable]>([:])
-    private static let typedNames = Mutex<[SendableKeyPath: String]>([:])
+    private static let tables = Locked<[ObjectIdentifier: LayerPropertyTable]>([:])
+    private static let typedNames = Locked<[SendableKeyPath: String]>([:])
 
     /// The table of `layer`'s class, built the first time a layer of the class asks.
     static func of(_ layer: Layer) -> LayerPropertyTable {

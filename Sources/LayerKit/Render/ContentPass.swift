@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Draws the backing stores a frame queues, level by level: stores of one level read only stores
 /// of lower levels (a shadow the content it is cast by, a group what it contains).
@@ -67,7 +66,7 @@ final class ContentPass {
 /// path rasterization keeps its scratch per thread, fonts and the glyph cache lock.
 private final class JobBatch: @unchecked Sendable {
     private let jobs: [BackingStoreCache.Job]
-    private let next = Mutex(0)
+    private let next = Locked(0)
 
     init(_ jobs: [BackingStoreCache.Job]) { self.jobs = jobs }
 

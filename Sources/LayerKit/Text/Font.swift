@@ -21,7 +21,7 @@ public final class Font: Sendable {
     let shaper: HarfBuzzFont
     /// Unique for the process's lifetime: the glyph cache's name for this font.
     let serial: UInt32
-    private let outlines = Mutex<[UInt32: Path]>([:])
+    private let outlines = Locked<[UInt32: Path]>([:])
     private let shapes = LeastRecentlyUsedCache<String, [Glyph]>(capacity: Font.shapesKept)
 
     /// Shaping results kept per font, and the longest text (UTF-8 bytes) kept.

@@ -1,6 +1,5 @@
 import CFontconfig
 import Foundation
-import Synchronization
 
 /// fontconfig's configuration, loaded once (the installed fonts and the rules for matching
 /// family names), and the matching of a family name to a font file.
@@ -11,7 +10,7 @@ final class FontconfigLookup: @unchecked Sendable {
     // Safe to share: the FcConfig is only touched under `lock` (fontconfig's own locking has
     // varied between versions), and `config` itself never changes.
     private let config: OpaquePointer
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// A face in a font file.
     struct Match: Hashable, Sendable {

@@ -1,6 +1,5 @@
 import CFreeType
 import Foundation
-import Synchronization
 
 /// One face of a font file opened with FreeType: its metrics and its glyphs' outlines.
 ///
@@ -12,7 +11,7 @@ final class FreeTypeFace: @unchecked Sendable {
     // properties are immutable values read once at creation.
     private let library: FT_Library
     private let face: FT_Face
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// The family the file declares (nil when it declares none).
     let familyName: String?

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Rasterized glyphs: 8-bit coverage of one glyph of one font at one pixel size, placed at one
 /// of `phases`² sub-pixel offsets.
@@ -63,7 +62,7 @@ final class GlyphCache: Sendable {
         var clock: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A thread-safe map that keeps at most `capacity` entries, dropping the least recently used.
 ///
@@ -12,10 +11,10 @@ final class LeastRecentlyUsedCache<Key: Hashable & Sendable, Value: Sendable>: S
         var capacity: Int
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(capacity: Int) {
-        state = Mutex(State(capacity: max(1, capacity)))
+        state = Locked(State(capacity: max(1, capacity)))
     }
 
     /// The value for `key`, marked as just used.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import LayerKit
 
@@ -232,7 +231,7 @@ import Testing
         Transaction.begin()
         Transaction.setDisableActions(true)
         Transaction.animationDuration = 3
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let threads = (0..<4).map { i in
             Thread {
                 let before = "\(Transaction.disableActions) \(Transaction.animationDuration)"

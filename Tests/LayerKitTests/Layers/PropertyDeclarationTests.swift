@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import LayerKit
 
@@ -228,7 +227,7 @@ import Testing
         #expect(layer.strokeEnd == 0.5)
         #expect(layer.value(forKeyPath: "lineCap") as? LineCap == .round)
         #expect(layer.value(forKeyPath: "opacity") as? Double == 1)
-        let reported = Mutex<[AnimationError]>([])
+        let reported = Locked<[AnimationError]>([])
         let previous = AnimationDiagnostics.handler
         AnimationDiagnostics.handler = { error in reported.withLock { $0.append(error) } }
         defer { AnimationDiagnostics.handler = previous }

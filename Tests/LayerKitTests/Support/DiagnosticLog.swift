@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 @testable import LayerKit
 
 /// Collects every refused layer value and refused tree change of the test process (the
 /// handlers are installed once and never swapped, so tests running in parallel do not race on
 /// them); a test looks for the messages naming its own uniquely named layers.
 enum DiagnosticLog {
-    private static let messages = Mutex<[String]>([])
+    private static let messages = Locked<[String]>([])
 
     private static let installed: Void = {
         LayerValueDiagnostics.handler = { error in messages.withLock { $0.append(error.description) } }

@@ -97,11 +97,11 @@ import Testing
         for round in 0..<2 {
             let fonts = try Self.fontFiles.map { try Font(fileAt: $0) }
             let cache = GlyphCache(capacity: 4 << 20)
-            let results = Mutex<[Int: [UInt32]]>([:])
-            let failures = Mutex<[String]>([])
+            let results = Locked<[Int: [UInt32]]>([:])
+            let failures = Locked<[String]>([])
             let next = Atomic<Int>(0)
             let running = Atomic<Int>(0)
-            let peak = Mutex(0)
+            let peak = Locked(0)
             // Four threads of their own, each waiting until all have started, so that the first
             // does not drain the queue alone.
             let started = Atomic<Int>(0), finished = DispatchSemaphore(value: 0)

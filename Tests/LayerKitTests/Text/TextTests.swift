@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import LayerKit
 
@@ -66,7 +65,7 @@ import Testing
 
     @Test func missingFamilyFallsBackWithADiagnostic() throws {
         let family = "No Such Family \(UUID().uuidString)"
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         let previous = TextDiagnostics.handler
         TextDiagnostics.handler = { message in messages.withLock { $0.append(message) } }
         defer { TextDiagnostics.handler = previous }

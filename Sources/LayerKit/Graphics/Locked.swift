@@ -1,0 +1,27 @@
+import Foundation
+
+/// A value reached only under a lock: what `Synchronization.Mutex` offers, on a POSIX mutex.
+///
+/// `Mutex` on Linux waits on futexes through atomics inside the standard library, which is not
+/// built with ThreadSanitizer; so TSan sees no ordering between two threads' critical sections
+/// and reports every value a `Mutex` guards as a race (the suite's first TSan report was the
+/// scan converters' pool). `NSLock` is a pthread mutex, whose lock and unlock TSan intercepts.
+/// The cost is the same here (an uncontended lock is an atomic exchange either way).
+///
+/// `@unchecked Sendable` is safe: `value` is private and touched only inside `withLock`, between
+/// `lock()` and `unlock()` of the one lock, so no two threads access it at once, and the lock
+/// orders each critical section after the previous one; `Value` itself is `Sendable`, so what
+/// a closure takes out of it may go to any thread.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with the value, no other thread in a `withLock` of this lock meanwhile.
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
