@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Anti-aliased coverage of polygons under the non-zero or even-odd rule: in every pixel, the
 /// area of the region the rule fills, as 8-bit coverage.
@@ -129,7 +128,7 @@ final class ScanConverter {
 
     // MARK: A pool, one converter per thread at a time
 
-    private static let pool = Mutex<[PooledConverter]>([])
+    private static let pool = Locked<[PooledConverter]>([])
     /// Converters kept for reuse; more threads than this at once allocate their own.
     private static let poolLimit = 16
     /// A converter whose buffers grew beyond this many bytes (one huge fill) is not kept.
