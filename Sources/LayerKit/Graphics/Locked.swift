@@ -8,6 +8,9 @@ import Foundation
 /// scan converters' pool). `NSLock` is a pthread mutex, whose lock and unlock TSan intercepts.
 /// The cost is the same here (an uncontended lock is an atomic exchange either way).
 ///
+/// For a lock that guards state kept elsewhere, use an `NSLock` itself: a `Locked<Void>` makes
+/// TSan report its empty value in debug builds (measured: swiftc -Onone, two threads).
+///
 /// `@unchecked Sendable` is safe: `value` is private and touched only inside `withLock`, between
 /// `lock()` and `unlock()` of the one lock, so no two threads access it at once, and the lock
 /// orders each critical section after the previous one; `Value` itself is `Sendable`, so what

@@ -10,7 +10,7 @@ final class FontconfigLookup: @unchecked Sendable {
     // Safe to share: the FcConfig is only touched under `lock` (fontconfig's own locking has
     // varied between versions), and `config` itself never changes.
     private let config: OpaquePointer
-    private let lock = Locked(())
+    private let lock = NSLock()
 
     /// A face in a font file.
     struct Match: Hashable, Sendable {
@@ -32,7 +32,7 @@ final class FontconfigLookup: @unchecked Sendable {
 
     /// fontconfig's best match for a family (its closest font when the family is missing).
     func match(family: String) -> Match? {
-        lock.withLock { _ in
+        lock.withLock {
             guard let pattern = FcPatternCreate() else { return nil }
             defer { FcPatternDestroy(pattern) }
             _ = family.withCString { FcPatternAddString(pattern, lk_fc_family, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }

@@ -11,7 +11,7 @@ final class FreeTypeFace: @unchecked Sendable {
     // properties are immutable values read once at creation.
     private let library: FT_Library
     private let face: FT_Face
-    private let lock = Locked(())
+    private let lock = NSLock()
 
     /// The family the file declares (nil when it declares none).
     let familyName: String?
@@ -66,7 +66,7 @@ final class FreeTypeFace: @unchecked Sendable {
     /// The outline of a glyph in design units, y down, origin on the baseline (empty for
     /// glyphs without one, such as spaces, and for glyph ids the face does not have).
     func outline(ofGlyph id: UInt32) -> Path {
-        lock.withLock { _ in
+        lock.withLock {
             guard FT_Load_Glyph(face, id, Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING | FT_LOAD_NO_BITMAP)) == 0,
                   face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return Path() }
             return GlyphOutline.path(of: &face.pointee.glyph.pointee.outline)
