@@ -76,8 +76,13 @@ public final class WindowPresenter: InteractivePresenter {
         // With only DISPLAY set, X11 only: SDL would otherwise also probe Wayland, which prints a
         // warning about XDG_RUNTIME_DIR when there is none. (Set every time: hints outlive a
         // failed SDL_Init.)
-        let onlyX11 = environment["SDL_VIDEODRIVER"] == nil && environment["WAYLAND_DISPLAY"] == nil && environment["DISPLAY"] != nil
-        SDL_SetHint(SDL_HINT_VIDEODRIVER, onlyX11 ? "x11" : nil)
+        // With neither, and no XDG_RUNTIME_DIR (where Wayland's default socket would be), only
+        // KMS/DRM can show anything: probing Wayland there only prints libwayland's complaint
+        // about XDG_RUNTIME_DIR above our own message.
+        let chosen = environment["SDL_VIDEODRIVER"] == nil && environment["WAYLAND_DISPLAY"] == nil
+        let onlyX11 = chosen && environment["DISPLAY"] != nil
+        let onlyKMS = chosen && environment["DISPLAY"] == nil && environment["XDG_RUNTIME_DIR"] == nil
+        SDL_SetHint(SDL_HINT_VIDEODRIVER, onlyX11 ? "x11" : onlyKMS ? "KMSDRM" : nil)
         guard SDL_Init(UInt32(SDL_INIT_VIDEO)) == 0 else {
             let reason = Self.lastError()
             SDL_Quit()

@@ -22,11 +22,28 @@ import Testing
         }
     }
 
-    @Test func noDisplayAtAllIsRefusedNotAnInvisibleWindow() {
+    @Test func noDisplayAtAllIsRefusedNotAnInvisibleWindow() throws {
         // Without a display SDL settles on its offscreen driver; the presenter must not.
         environment(display: nil)
+        let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]
+        defer { if let runtime { setenv("XDG_RUNTIME_DIR", runtime, 1) } else { unsetenv("XDG_RUNTIME_DIR") } }
+        // With a runtime directory (where Wayland's socket would be) SDL probes every driver.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("layerkit-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        setenv("XDG_RUNTIME_DIR", directory.path, 1)
         #expect(throws: WindowError.noDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set; SDL found only its offscreen video driver")) {
             try WindowPresenter(title: "none", width: 10, height: 10)
+        }
+        // Without one, only KMS/DRM could show a window (and Wayland is not probed, so
+        // libwayland prints nothing of its own); there is no KMS device here either.
+        unsetenv("XDG_RUNTIME_DIR")
+        do {
+            _ = try WindowPresenter(title: "none", width: 10, height: 10)
+            Issue.record("a window opened with no display")
+        } catch {
+            #expect(error.reason.hasPrefix("neither DISPLAY nor WAYLAND_DISPLAY is set; "), "\(error)")
         }
     }
 
