@@ -3,6 +3,7 @@
  * box row by row over the exact span of pixels whose samples can be non-zero.
  */
 #include "kernels.h"
+#include <assert.h>
 #include <string.h>
 
 /* pixman's fixed point holds coordinates below 32768. */
@@ -111,7 +112,9 @@ static int64_t floor_div(int64_t a, int64_t b) {
     return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
 }
 
-/* Narrows [*lo, *hi) to the integers x with low <= a·x + b <= high. */
+#ifdef DEBUG
+/* Narrows [*lo, *hi) to the integers x with low <= a·x + b <= high: the bounds' definition, which
+ * debug builds check the walked bounds against. */
 static void keep_between(int64_t a, int64_t b, int64_t low, int64_t high, int64_t *lo, int64_t *hi) {
     int64_t first, last;
     if (a == 0) {
@@ -128,6 +131,94 @@ static void keep_between(int64_t a, int64_t b, int64_t low, int64_t high, int64_
     if (first > *lo) *lo = first;
     if (last + 1 < *hi) *hi = last + 1;
     if (*hi < *lo) *hi = *lo;
+}
+#endif
+
+/* ⌊(n + k·d) / a⌋ for k = 0, 1, 2, … (a > 0), exactly, with divisions only at the start: from
+ * one k to the next the quotient and remainder move by those of d / a, and a remainder that
+ * reaches a carries one. (Two 64-bit divisions a bound a row cost more than small sprites'
+ * pixels.) */
+typedef struct lk_quotient {
+    int64_t q, r, a, dq, dr;
+} lk_quotient;
+
+static lk_quotient quotient_start(int64_t n, int64_t d, int64_t a) {
+    lk_quotient s = {floor_div(n, a), 0, a, floor_div(d, a), 0};
+    s.r = n - s.q * a;
+    s.dr = d - s.dq * a;
+    return s;
+}
+
+LK_INLINE void quotient_step(lk_quotient *s) {
+    s->q += s->dq;
+    s->r += s->dr;
+    if (s->r >= s->a) {
+        s->r -= s->a;
+        s->q++;
+    }
+}
+
+/* keep_between(a, b, low, high) for rows y, y + 1, … where b grows by db a row: the first and
+ * last x are −⌊(b − low) / a⌋ and ⌊(high − b) / a⌋ for a > 0 (low and high change places for
+ * a < 0, dividing by |a|), each walked as a quotient. */
+typedef struct lk_bound {
+    int64_t a, b, db, low, high;
+    lk_quotient first, last;
+} lk_bound;
+
+static lk_bound bound_start(int64_t a, int64_t b, int64_t db, int64_t low, int64_t high) {
+    lk_bound k;
+    memset(&k, 0, sizeof k);
+    k.a = a, k.b = b, k.db = db, k.low = low, k.high = high;
+    if (a > 0) {
+        k.first = quotient_start(b - low, db, a);
+        k.last = quotient_start(high - b, -db, a);
+    } else if (a < 0) {
+        k.first = quotient_start(high - b, -db, -a);
+        k.last = quotient_start(b - low, db, -a);
+    }
+    return k;
+}
+
+LK_INLINE void bound_apply(const lk_bound *k, int64_t *lo, int64_t *hi) {
+#ifdef DEBUG
+    int64_t check_lo = *lo, check_hi = *hi;
+    keep_between(k->a, k->b, k->low, k->high, &check_lo, &check_hi);
+#endif
+    if (k->a == 0) {
+        if (k->b < k->low || k->b > k->high) *hi = *lo;
+    } else {
+        if (-k->first.q > *lo) *lo = -k->first.q;
+        if (k->last.q + 1 < *hi) *hi = k->last.q + 1;
+        if (*hi < *lo) *hi = *lo;
+    }
+#ifdef DEBUG
+    /* Debug builds (the tests') check every row's walked bounds against the divisions. */
+    assert(*lo == check_lo && *hi == check_hi);
+#endif
+}
+
+LK_INLINE void bound_step(lk_bound *k) {
+    k->b += k->db;
+    if (k->a == 0) return;
+    quotient_step(&k->first);
+    quotient_step(&k->last);
+}
+
+/* A composite's spans in one box, row by row: the pixels whose samples can be non-zero (the
+ * span) and, for bilinear, those whose four texels are all inside (the inner span). */
+typedef struct lk_affine_spans {
+    int bilinear;
+    lk_bound x, y, inner_x, inner_y;
+} lk_affine_spans;
+
+LK_INLINE void spans_step(lk_affine_spans *s) {
+    bound_step(&s->x);
+    bound_step(&s->y);
+    if (s->bilinear) {
+        bound_step(&s->inner_x);
+        bound_step(&s->inner_y);
+    }
 }
 
 lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
@@ -162,18 +253,27 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
     for (int32_t b = 0; b < job->box_count; b++) {
         lk_box box;
         if (!clip_box(job, &job->boxes[b], &box)) continue;
-        for (int32_t y = box.y1; y < box.y2; y++) {
-            const int64_t bx = (int64_t)m[1] * y + m[2] + kx, by = (int64_t)m[4] * y + m[5] + ky;
+        int64_t bx = (int64_t)m[1] * box.y1 + m[2] + kx, by = (int64_t)m[4] * box.y1 + m[5] + ky;
+        lk_affine_spans spans;
+        memset(&spans, 0, sizeof spans);
+        spans.bilinear = bilinear;
+        spans.x = bound_start(m[0], bx, m[1], span_low, span_high_x);
+        spans.y = bound_start(m[3], by, m[4], span_low, span_high_y);
+        if (bilinear) {
+            spans.inner_x = bound_start(m[0], bx, m[1], 0x8000, (w - 1) * 65536 + 0x7fff);
+            spans.inner_y = bound_start(m[3], by, m[4], 0x8000, (h - 1) * 65536 + 0x7fff);
+        }
+        for (int32_t y = box.y1; y < box.y2; y++, bx += m[1], by += m[4], spans_step(&spans)) {
             int64_t lo = box.x1, hi = box.x2;
-            keep_between(m[0], bx, span_low, span_high_x, &lo, &hi);
-            keep_between(m[3], by, span_low, span_high_y, &lo, &hi);
+            bound_apply(&spans.x, &lo, &hi);
+            bound_apply(&spans.y, &lo, &hi);
             clear_outside(job, y, &box, lo, hi);
             if (lo >= hi) continue;
             if (y + 1 < box.y2) prefetch_row(job, y + 1, lo, hi);
             int64_t in_lo = lo, in_hi = hi;
             if (bilinear) {
-                keep_between(m[0], bx, 0x8000, (w - 1) * 65536 + 0x7fff, &in_lo, &in_hi);
-                keep_between(m[3], by, 0x8000, (h - 1) * 65536 + 0x7fff, &in_lo, &in_hi);
+                bound_apply(&spans.inner_x, &in_lo, &in_hi);
+                bound_apply(&spans.inner_y, &in_lo, &in_hi);
                 if (in_hi <= in_lo) in_lo = in_hi = hi; /* no inner run: all edge */
                 /* Whole steps only: the left edge run grows to a multiple of the variant's lanes
                  * and the inner run keeps whole steps, the rest going to the right edge run (the
@@ -189,9 +289,8 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
             for (int k = 0; k < 3; k++) {
                 if (runs[k][1] <= runs[k][0]) continue;
                 const int64_t x = runs[k][0];
-                row.fx = (int32_t)(m[0] * x + bx);
-                row.fy = (int32_t)(m[3] * x + by);
-                (k == 1 ? e->inner : e->edge)(&row, dst_pixel(job, x, y), (int32_t)(runs[k][1] - x));
+                (k == 1 ? e->inner : e->edge)(&row, (int32_t)(m[0] * x + bx), (int32_t)(m[3] * x + by),
+                                              dst_pixel(job, x, y), (int32_t)(runs[k][1] - x));
             }
         }
     }
@@ -256,7 +355,7 @@ lk_status lk_composite_projective(const lk_job *job, const double matrix[9], dou
             if (lo >= hi) continue;
             if (y + 1 < box.y2) prefetch_row(job, y + 1, lo, hi);
             row.px = (double)lo + 0.5;
-            e->edge(&row, dst_pixel(job, lo, y), (int32_t)(hi - lo));
+            e->edge(&row, 0, 0, dst_pixel(job, lo, y), (int32_t)(hi - lo));
         }
     }
     return LK_OK;

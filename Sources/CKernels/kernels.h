@@ -43,17 +43,21 @@ typedef struct lk_context {
     int32_t lane_dy[LK_MAX_LANES][LK_MAX_LANES] __attribute__((aligned(32)));
 } lk_context;
 
-/* Where a run of pixels starts: for affine maps the 16.16 source coordinates of its first pixel
- * and their step from pixel to pixel (exactly pixman's); for projective maps the first pixel
+/* What a row function reads besides its run: for affine maps the 16.16 step of the source
+ * coordinates from pixel to pixel (exactly pixman's); for projective maps the first pixel
  * centre's x and the row's terms of (X, Y, W). */
 typedef struct lk_row {
     const lk_context *context;
-    int32_t fx, fy, dfx, dfy;
+    int32_t dfx, dfy;
     double px, row_x, row_y, row_w;
 } lk_row;
 
-/* Composites `count` pixels of one row starting at `dst`. */
-typedef void (*lk_row_fn)(const lk_row *row, uint32_t *dst, int32_t count);
+/* Composites `count` pixels of one row starting at `dst`; for affine maps (fx, fy) are the 16.16
+ * source coordinates of the first pixel (pixman's 32-bit values), which projective rows ignore.
+ * They come as arguments, in registers: written into the row just before a call, they were
+ * loaded back as one wide pair, which a CPU cannot forward from two narrower stores (a stall
+ * on every run). */
+typedef void (*lk_row_fn)(const lk_row *row, int32_t fx, int32_t fy, uint32_t *dst, int32_t count);
 
 typedef enum lk_map { LK_MAP_AFFINE = 0, LK_MAP_PROJECTIVE = 1 } lk_map;
 

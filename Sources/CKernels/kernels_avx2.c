@@ -30,8 +30,16 @@ typedef __m256i vi;
 #define v_srli16 _mm256_srli_epi16
 #define v_avg16 _mm256_avg_epu16
 #define v_adds8 _mm256_adds_epu8
+#define v_madd16 _mm256_madd_epi16
+#define v_unpacklo8 _mm256_unpacklo_epi8
+#define v_unpackhi8 _mm256_unpackhi_epi8
+#define v_unpacklo32 _mm256_unpacklo_epi32
+#define v_unpackhi32 _mm256_unpackhi_epi32
+#define v_packs32 _mm256_packs_epi32
 
 LK_SIMD vi v_from(const int32_t *a) { return _mm256_load_si256((const __m256i *)a); }
+/* Lanes built from values in registers (no store to forward to a wide load). */
+LK_SIMD vi v_lanes(const int32_t *a) { return _mm256_setr_epi32(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); }
 LK_SIMD int v_all(vi mask) { return _mm256_movemask_epi8(mask) == -1; }
 LK_SIMD void v_to(int32_t *a, vi v) { _mm256_store_si256((__m256i *)a, v); }
 
@@ -121,34 +129,53 @@ LK_SIMD void avx2_load_pairs(const lk_context *c, vi x0, vi y0, __m256i *t01, __
     *b23 = _mm256_set_m128i(b[3], b[1]);
 }
 
-/* pixman's bilinear sample of eight inner pixels with byte multiplies. Each pair's channels are
- * interleaved (left, right), then pmaddubsw forms l·(127 − dx) + r·dx, and adding l gives
- * l·(128 − dx) + r·dx (a signed byte cannot hold the weight 128); pmaddwd then takes the
- * rows, top·(128 − dy) + bottom·dy, in 32 bits, and >> 14 truncates as pixman does. */
-LK_SIMD vi avx2_affine_inner_sample(const lk_context *c, vi fx, vi fy) {
+/* The template's v_edge_pairs (included below, after the sample that needs it): the lanes whose
+ * pairs start before the source or end after it, and their positions moved inside. */
+LK_SIMD void avx2_edge_pairs(vi *x0, int32_t size, vi *before, vi *after) {
+    *before = _mm256_cmpgt_epi32(_mm256_setzero_si256(), *x0);
+    *after = _mm256_cmpgt_epi32(*x0, _mm256_set1_epi32(size - 2));
+    *x0 = v_clamp(*x0, size - 2);
+}
+
+/* pixman's bilinear sample of eight a8r8g8b8 pixels with byte multiplies: inner pixels, or
+ * `edge` pixels of a source at least 2x2. Each pair's channels are interleaved (left, right),
+ * and pmaddubsw multiplies those unsigned bytes by signed weight bytes −(128 − dx) and −dx
+ * (a signed byte holds −128, not 128), giving minus each row's l·(128 − dx) + r·dx (at most
+ * 255 · 128: no saturation); pmaddwd then takes the rows with the words −(128 − dy) and −dy,
+ * top·(128 − dy) + bottom·dy in 32 bits, and >> 14 truncates as pixman does. Edge lanes read
+ * their pairs moved inside and move the weights with them (as v_affine_sample): a byte along
+ * the pair's weight word, a word along the rows'. */
+LK_SIMD vi avx2_affine_sample(const lk_context *c, vi fx, vi fy, int edge) {
     const vi half = v_set1(0x8000), bits = v_set1(0x7f);
     vi xs = v_sub(fx, half), ys = v_sub(fy, half);
+    vi x0 = v_srai(xs, 16), y0 = v_srai(ys, 16);
     vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
+    /* The bytes dx − 128 (low) and −dx (high) make the word 128 − 255 · dx, in both halves. */
+    vi wh = v_add(v_sub(v_set1(128), v_slli(dx, 8)), dx);
+    wh = v_or(v_and(wh, v_set1(0xffff)), v_slli(wh, 16));
+    /* The words dy − 128 (low) and −dy (high): (dy − 128) + (1 − dy) · 65536. */
+    vi wv = v_sub(v_add(dy, v_set1(0xff80)), v_slli(dy, 16));
+    if (edge) {
+        vi before, after;
+        avx2_edge_pairs(&x0, c->src_width, &before, &after);
+        wh = v_select(before, _mm256_srli_epi16(wh, 8), v_select(after, _mm256_slli_epi16(wh, 8), wh));
+        avx2_edge_pairs(&y0, c->src_height, &before, &after);
+        wv = v_select(before, v_srli(wv, 16), v_select(after, v_slli(wv, 16), wv));
+    }
     __m256i t01, t23, b01, b23;
-    avx2_load_pairs(c, v_srai(xs, 16), v_srai(ys, 16), &t01, &t23, &b01, &b23);
+    avx2_load_pairs(c, x0, y0, &t01, &t23, &b01, &b23);
     const __m256i interleave = _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
                                                 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
     t01 = _mm256_shuffle_epi8(t01, interleave);
     t23 = _mm256_shuffle_epi8(t23, interleave);
     b01 = _mm256_shuffle_epi8(b01, interleave);
     b23 = _mm256_shuffle_epi8(b23, interleave);
-    /* Byte weights (127 − dx, dx) for each channel of a pixel, laid out as its pairs are. */
-    vi wh = v_or(v_slli(dx, 8), v_sub(v_set1(127), dx));
-    wh = v_or(wh, v_slli(wh, 16));
+    /* Each pixel's weight word for its eight bytes, laid out as its pairs are. */
     const __m256i w01 = _mm256_permutevar8x32_epi32(wh, _mm256_setr_epi32(0, 0, 1, 1, 4, 4, 5, 5));
     const __m256i w23 = _mm256_permutevar8x32_epi32(wh, _mm256_setr_epi32(2, 2, 3, 3, 6, 6, 7, 7));
-    const __m256i low = _mm256_set1_epi16(0x00ff);
-    __m256i ht01 = _mm256_add_epi16(_mm256_maddubs_epi16(t01, w01), _mm256_and_si256(t01, low));
-    __m256i ht23 = _mm256_add_epi16(_mm256_maddubs_epi16(t23, w23), _mm256_and_si256(t23, low));
-    __m256i hb01 = _mm256_add_epi16(_mm256_maddubs_epi16(b01, w01), _mm256_and_si256(b01, low));
-    __m256i hb23 = _mm256_add_epi16(_mm256_maddubs_epi16(b23, w23), _mm256_and_si256(b23, low));
-    /* Word weights (128 − dy, dy), one pixel per 128-bit lane: pixels 0|4, 1|5, 2|6, 3|7. */
-    vi wv = v_or(v_slli(dy, 16), v_sub(v_set1(128), dy));
+    __m256i ht01 = _mm256_maddubs_epi16(t01, w01), ht23 = _mm256_maddubs_epi16(t23, w23);
+    __m256i hb01 = _mm256_maddubs_epi16(b01, w01), hb23 = _mm256_maddubs_epi16(b23, w23);
+    /* Rows' weights, one pixel per 128-bit lane: pixels 0|4, 1|5, 2|6, 3|7. */
     __m256i r0 = _mm256_madd_epi16(_mm256_unpacklo_epi16(ht01, hb01),
                                    _mm256_permutevar8x32_epi32(wv, _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4)));
     __m256i r1 = _mm256_madd_epi16(_mm256_unpackhi_epi16(ht01, hb01),
@@ -174,7 +201,7 @@ LK_SIMD void avx2_fetch_pairs(const lk_context *c, vi x0, vi y0, vi *tl, vi *tr,
     *br = _mm256_castps_si256(_mm256_shuffle_ps(b0, b1, _MM_SHUFFLE(3, 1, 3, 1)));
 }
 
-#define LK_AFFINE_INNER_SAMPLE avx2_affine_inner_sample
+#define LK_AFFINE_SAMPLE avx2_affine_sample
 #define LK_FETCH_PAIRS avx2_fetch_pairs
 #define LK_FETCH4_CHECKED avx2_fetch4_checked
 #define LK_FETCH1 avx2_fetch1

@@ -4,53 +4,53 @@
  */
 #include "kernels.h"
 
-static void argb_affine_bilinear(const lk_row *r, uint32_t *dst, int32_t count) {
+static void argb_affine_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     for (int32_t i = 0; i < count; i++)
-        lk_store(dst + i, lk_affine_bilinear(c, r->fx + (int64_t)i * r->dfx, r->fy + (int64_t)i * r->dfy, 0),
+        lk_store(dst + i, lk_affine_bilinear(c, fx + (int64_t)i * r->dfx, fy + (int64_t)i * r->dfy, 0),
                  c->op, c->opacity);
 }
 
-static void argb_affine_nearest(const lk_row *r, uint32_t *dst, int32_t count) {
+static void argb_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     for (int32_t i = 0; i < count; i++)
-        lk_store(dst + i, lk_affine_nearest(c, r->fx + (int64_t)i * r->dfx, r->fy + (int64_t)i * r->dfy, 0),
+        lk_store(dst + i, lk_affine_nearest(c, fx + (int64_t)i * r->dfx, fy + (int64_t)i * r->dfy, 0),
                  c->op, c->opacity);
 }
 
-static void argb_projective_bilinear(const lk_row *r, uint32_t *dst, int32_t count) {
+static void argb_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     for (int32_t i = 0; i < count; i++)
         lk_store(dst + i, lk_projective_bilinear(c, r, r->px + i, 0), c->op, c->opacity);
 }
 
-static void argb_projective_nearest(const lk_row *r, uint32_t *dst, int32_t count) {
+static void argb_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     for (int32_t i = 0; i < count; i++)
         lk_store(dst + i, lk_projective_nearest(c, r, r->px + i, 0), c->op, c->opacity);
 }
 
-static void a8_affine_bilinear(const lk_row *r, uint32_t *dst, int32_t count) {
+static void a8_affine_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     for (int32_t i = 0; i < count; i++)
-        lk_store_a8(dst + i, lk_affine_bilinear(c, r->fx + (int64_t)i * r->dfx, r->fy + (int64_t)i * r->dfy, 1),
+        lk_store_a8(dst + i, lk_affine_bilinear(c, fx + (int64_t)i * r->dfx, fy + (int64_t)i * r->dfy, 1),
                     c->color);
 }
 
-static void a8_affine_nearest(const lk_row *r, uint32_t *dst, int32_t count) {
+static void a8_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     for (int32_t i = 0; i < count; i++)
-        lk_store_a8(dst + i, lk_affine_nearest(c, r->fx + (int64_t)i * r->dfx, r->fy + (int64_t)i * r->dfy, 1),
+        lk_store_a8(dst + i, lk_affine_nearest(c, fx + (int64_t)i * r->dfx, fy + (int64_t)i * r->dfy, 1),
                     c->color);
 }
 
-static void a8_projective_bilinear(const lk_row *r, uint32_t *dst, int32_t count) {
+static void a8_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     for (int32_t i = 0; i < count; i++)
         lk_store_a8(dst + i, lk_projective_bilinear(c, r, r->px + i, 1), c->color);
 }
 
-static void a8_projective_nearest(const lk_row *r, uint32_t *dst, int32_t count) {
+static void a8_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     for (int32_t i = 0; i < count; i++)
         lk_store_a8(dst + i, lk_projective_nearest(c, r, r->px + i, 1), c->color);

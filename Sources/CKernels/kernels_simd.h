@@ -4,15 +4,18 @@
  *
  *   LK_N, vi, LK_SIMD              lanes, the 32-bit integer vector, an always-inline qualifier
  *   v_set1 v_add v_sub v_and v_or v_andnot v_cmpgt v_srai v_srli v_slli        32-bit lanes
- *   v_add16 v_mullo16 v_mulhi16 v_srli16 v_avg16 v_adds8                       16/8-bit lanes
+ *   v_add16 v_mullo16 v_mulhi16 v_srli16 v_avg16 v_adds8 v_madd16              16/8-bit lanes
+ *   v_unpacklo8 v_unpackhi8 v_unpacklo32 v_unpackhi32 v_packs32                 regrouping
  *   v_select v_clamp                                                            blends
- *   v_from v_to v_load_n v_store_n v_all                                        memory, tests
+ *   v_from v_lanes v_to v_load_n v_store_n v_all                               memory, tests
  *   LK_FETCH_PAIRS LK_FETCH4_CHECKED LK_FETCH1 LK_FETCH1_CHECKED               a8r8g8b8 texels
  *   v_project                                                                   perspective
- *   LK_AFFINE_INNER_SAMPLE (optional)                                           a faster inner sample
+ *   LK_AFFINE_SAMPLE (optional)                                                 a faster sample
  *   LK_TABLE                                                                    the table's name
  *
- * Every function computes exactly what the scalar definitions in kernels.h compute.
+ * (The unpacks and packs may work within 128-bit halves, as AVX2's do: the code pairs them so
+ * that pixels come back in order either way.) Every function computes exactly what the scalar
+ * definitions in kernels.h compute.
  */
 
 /* ---- Pixel arithmetic (pixman's SSE2 forms of the scalar code) ---- */
@@ -40,35 +43,40 @@ LK_SIMD void v_put(const lk_context *c, uint32_t *dst, vi s, int n) {
     v_store_n(dst, s, n);
 }
 
-/* Stores `n` A8 samples (coverage in the top byte): the color times the coverage, over. */
+/* Stores `n` A8 samples (coverage 0 … 255 in each lane): the color times the coverage, over. */
 LK_SIMD void v_put_a8(const lk_context *c, uint32_t *dst, vi coverage, int n) {
-    vi m = v_srli(coverage, 24);
-    vi s = v_mul_un8(v_set1((int32_t)c->color), v_or(m, v_slli(m, 16)));
+    vi s = v_mul_un8(v_set1((int32_t)c->color), v_or(coverage, v_slli(coverage, 16)));
     v_store_n(dst, v_over(s, v_load_n(dst, n)), n);
 }
 
 /* Bilinear interpolation of two channels per 32-bit lane (16 bits each), with weights of
- * `bits` bits (one = 1 << bits; wx, wy in 0…one, in both halves of each lane):
- * Σ texel · wx · wy is formed without overflowing 16 bits by splitting the vertical sums V into
+ * `bits` bits for the left and right texels (wl, wr) and the top and bottom rows (wt, wb), each
+ * in both halves of every lane and each pair summing to at most one = 1 << bits:
+ * Σ texel · weights is formed without overflowing 16 bits by splitting the vertical sums V into
  * one · Vh + Vl, then truncated (bits 7: pixman's >> 14) or rounded (bits 8: + ½, >> 16). */
-LK_SIMD vi v_lerp_halves(vi tl, vi tr, vi bl, vi br, vi wx, vi wy, int bits) {
-    const vi one = v_set1((1 << bits) * 0x10001), low = v_set1(((1 << bits) - 1) * 0x10001);
-    const vi iwx = v_sub(one, wx), iwy = v_sub(one, wy);
-    vi vl = v_add16(v_mullo16(tl, iwy), v_mullo16(bl, wy));
-    vi vr = v_add16(v_mullo16(tr, iwy), v_mullo16(br, wy));
-    vi ph = v_add16(v_mullo16(v_srli16(vl, bits), iwx), v_mullo16(v_srli16(vr, bits), wx));
-    vi pl = v_add16(v_mullo16(v_and(vl, low), iwx), v_mullo16(v_and(vr, low), wx));
+LK_SIMD vi v_lerp_halves(vi tl, vi tr, vi bl, vi br, vi wl, vi wr, vi wt, vi wb, int bits) {
+    const vi low = v_set1(((1 << bits) - 1) * 0x10001);
+    vi vl = v_add16(v_mullo16(tl, wt), v_mullo16(bl, wb));
+    vi vr = v_add16(v_mullo16(tr, wt), v_mullo16(br, wb));
+    vi ph = v_add16(v_mullo16(v_srli16(vl, bits), wl), v_mullo16(v_srli16(vr, bits), wr));
+    vi pl = v_add16(v_mullo16(v_and(vl, low), wl), v_mullo16(v_and(vr, low), wr));
     if (bits == 7) return v_srli16(v_add16(ph, v_srli16(pl, 7)), 7);
     /* (ph + (pl >> 8) + 128) >> 8, where the sum may need 17 bits: avg adds 128 and halves. */
     return v_srli16(v_avg16(v_add16(ph, v_srli16(pl, 8)), v_set1(127 * 0x10001)), 7);
 }
 
-LK_SIMD vi v_bilinear(vi tl, vi tr, vi bl, vi br, vi wx, vi wy, int bits) {
+LK_SIMD vi v_bilinear_weighted(vi tl, vi tr, vi bl, vi br, vi wl, vi wr, vi wt, vi wb, int bits) {
     const vi m = v_set1((int32_t)lk_rb_mask);
-    vi rb = v_lerp_halves(v_and(tl, m), v_and(tr, m), v_and(bl, m), v_and(br, m), wx, wy, bits);
+    vi rb = v_lerp_halves(v_and(tl, m), v_and(tr, m), v_and(bl, m), v_and(br, m), wl, wr, wt, wb, bits);
     vi ag = v_lerp_halves(v_and(v_srli(tl, 8), m), v_and(v_srli(tr, 8), m), v_and(v_srli(bl, 8), m),
-                          v_and(v_srli(br, 8), m), wx, wy, bits);
+                          v_and(v_srli(br, 8), m), wl, wr, wt, wb, bits);
     return v_or(rb, v_slli(ag, 8));
+}
+
+/* Weights wx, wy (0 … one, in both halves of each lane) of the right texels and bottom row. */
+LK_SIMD vi v_bilinear(vi tl, vi tr, vi bl, vi br, vi wx, vi wy, int bits) {
+    const vi one = v_set1((1 << bits) * 0x10001);
+    return v_bilinear_weighted(tl, tr, bl, br, v_sub(one, wx), wx, v_sub(one, wy), wy, bits);
 }
 
 /* ---- Texels fetched one lane at a time (checked, or from A8 sources) ---- */
@@ -117,26 +125,6 @@ LK_SIMD vi v_fetch1_scalar(const lk_context *c, vi x0, vi y0, int a8) {
 
 /* ---- Affine runs ---- */
 
-/* Affine edge pixels, whose texel left of/above the sample, (x0, y0), is in −1 … size − 1 (so
- * one of a pair may lie outside), of a source at least 2x2: the pairs at the nearest inner
- * position, each texel then moved to its place or dropped. Cheaper than four checked texels. */
-LK_SIMD void v_fetch4_edge(const lk_context *c, vi x0, vi y0, int a8, vi *tl, vi *tr, vi *bl, vi *br) {
-    vi px = v_clamp(x0, c->src_width - 2), py = v_clamp(y0, c->src_height - 2);
-    vi a, b, d, e;
-    if (a8) v_fetch4_scalar(c, px, py, 1, 0, &a, &b, &d, &e);
-    else LK_FETCH_PAIRS(c, px, py, &a, &b, &d, &e);
-    /* x0 = −1: the pair is texels 0 and 1, so left is clear and right is texel 0; x0 = width − 1:
-     * the pair is width − 2 and width − 1, so left is the pair's right and right is clear. */
-    const vi left = v_cmpgt(px, x0), right = v_cmpgt(x0, px);
-    vi top_l = v_andnot(left, v_select(right, b, a)), top_r = v_andnot(right, v_select(left, a, b));
-    vi bottom_l = v_andnot(left, v_select(right, e, d)), bottom_r = v_andnot(right, v_select(left, d, e));
-    const vi up = v_cmpgt(py, y0), down = v_cmpgt(y0, py);
-    *tl = v_andnot(up, v_select(down, bottom_l, top_l));
-    *tr = v_andnot(up, v_select(down, bottom_r, top_r));
-    *bl = v_andnot(down, v_select(up, top_l, bottom_l));
-    *br = v_andnot(down, v_select(up, top_r, bottom_r));
-}
-
 /* pixman's texel and 7-bit weights of a bilinear sample at 16.16 (X, Y). */
 LK_SIMD void v_affine_bilinear_coords(vi fx, vi fy, vi *x0, vi *y0, vi *wx, vi *wy) {
     const vi half = v_set1(0x8000), bits = v_set1(0x7f);
@@ -148,75 +136,161 @@ LK_SIMD void v_affine_bilinear_coords(vi fx, vi fy, vi *x0, vi *y0, vi *wx, vi *
     *wy = v_or(dy, v_slli(dy, 16));
 }
 
-/* Walks a run of `count` pixels `LK_N` at a time; BODY sees n, fx, fy and the pixels at dst + i. */
+/* Edge samples: where a sample's 2x2 texels reach past a source at least 2x2 (within an affine
+ * span the texel left of/above it, x0, is −1 … width − 1, so past one side at most), the lanes
+ * whose pair starts at −1 (`before`: it is read from 0, and its first texel, outside, weighs
+ * nothing) or at size − 1 (`after`: read from size − 2, and its second texel weighs nothing),
+ * and the pair's position moved into 0 … size − 2, where both texels are inside. Moving the
+ * weights instead of the texels is exact: the outside texel's term is zero either way. */
+LK_SIMD void v_edge_pairs(vi *x0, int32_t size, vi *before, vi *after) {
+    *before = v_cmpgt(v_set1(0), *x0);
+    *after = v_cmpgt(*x0, v_set1(size - 2));
+    *x0 = v_clamp(*x0, size - 2);
+}
+
+/* pixman's bilinear sample of a8r8g8b8 pixels at 16.16 (fx, fy), from the shared 16-bit form:
+ * inner pixels (every texel inside), or `edge` pixels of a source at least 2x2. */
+LK_SIMD vi v_affine_sample(const lk_context *c, vi fx, vi fy, int edge) {
+    vi x0, y0, wx, wy, tl, tr, bl, br;
+    v_affine_bilinear_coords(fx, fy, &x0, &y0, &wx, &wy);
+    const vi one = v_set1(128 * 0x10001);
+    vi wl = v_sub(one, wx), wr = wx, wt = v_sub(one, wy), wb = wy;
+    if (edge) {
+        vi before, after;
+        v_edge_pairs(&x0, c->src_width, &before, &after);
+        /* Read from one texel on (before), the pair's first texel takes the second's weight. */
+        vi l = v_andnot(after, v_select(before, wr, wl)), r = v_andnot(before, v_select(after, wl, wr));
+        wl = l, wr = r;
+        v_edge_pairs(&y0, c->src_height, &before, &after);
+        vi t = v_andnot(after, v_select(before, wb, wt)), b = v_andnot(before, v_select(after, wt, wb));
+        wt = t, wb = b;
+    }
+    LK_FETCH_PAIRS(c, x0, y0, &tl, &tr, &bl, &br);
+    return v_bilinear_weighted(tl, tr, bl, br, wl, wr, wt, wb, 7);
+}
+
+/* A8 sources: each lane holds a pixel's 2x2 coverage bytes, tl | tr << 8 | bl << 16 | br << 24
+ * (a quad), and its weights as pairs of 16-bit halves: (128 − dx) | dx << 16 horizontally,
+ * (128 − dy) | dy << 16 vertically. Quads of pixels whose texels are all inside: two 16-bit
+ * loads each. */
+LK_SIMD vi v_a8_quads(const lk_context *c, vi x0, vi y0) {
+    int32_t xs[LK_N] __attribute__((aligned(32))), ys[LK_N] __attribute__((aligned(32)));
+    int32_t q[LK_N];
+    v_to(xs, x0);
+    v_to(ys, y0);
+    for (int k = 0; k < LK_N; k++) {
+        const uint8_t *p = c->src + (ptrdiff_t)ys[k] * c->src_stride + xs[k];
+        uint16_t top, bottom;
+        memcpy(&top, p, 2);
+        memcpy(&bottom, p + c->src_stride, 2);
+        q[k] = (int32_t)((uint32_t)top | (uint32_t)bottom << 16);
+    }
+    return v_lanes(q);
+}
+
+/* Quads of any pixels: texels outside the source are transparent (sources 1 wide or tall). */
+LK_SIMD vi v_a8_quads_checked(const lk_context *c, vi x0, vi y0) {
+    int32_t xs[LK_N] __attribute__((aligned(32))), ys[LK_N] __attribute__((aligned(32)));
+    int32_t q[LK_N];
+    v_to(xs, x0);
+    v_to(ys, y0);
+    for (int k = 0; k < LK_N; k++) {
+        const int32_t x = xs[k], y = ys[k];
+        q[k] = (int32_t)(lk_texel_a8(c, x, y) >> 24 | lk_texel_a8(c, x + 1, y) >> 16 | lk_texel_a8(c, x, y + 1) >> 8 |
+                         lk_texel_a8(c, x + 1, y + 1));
+    }
+    return v_lanes(q);
+}
+
+/* pixman's bilinear coverage from quads: pmaddwd forms each row's l·wl + r·wr (at most
+ * 255 · 128, so the rows pack into 16 bits without saturating), then top·wt + bottom·wb, and
+ * >> 14 truncates as pixman does. The coverage is in each lane's low byte. */
+LK_SIMD vi v_a8_bilinear(vi quads, vi h, vi v) {
+    const vi zero = v_set1(0);
+    vi rows01 = v_madd16(v_unpacklo8(quads, zero), v_unpacklo32(h, h));
+    vi rows23 = v_madd16(v_unpackhi8(quads, zero), v_unpackhi32(h, h));
+    return v_srli(v_madd16(v_packs32(rows01, rows23), v), 14);
+}
+
+/* pixman's bilinear coverage of A8 pixels at 16.16 (fx, fy): inner, edge (as v_affine_sample),
+ * or `checked` (a source 1 wide or tall). Edge lanes move their weight pairs by a half: a pair
+ * read from one texel on gives its first texel the second's weight, and so on. */
+LK_SIMD vi v_a8_affine_sample(const lk_context *c, vi fx, vi fy, int edge, int checked) {
+    const vi half = v_set1(0x8000), bits = v_set1(0x7f), one = v_set1(128);
+    vi xs = v_sub(fx, half), ys = v_sub(fy, half);
+    vi x0 = v_srai(xs, 16), y0 = v_srai(ys, 16);
+    vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
+    vi h = v_or(v_sub(one, dx), v_slli(dx, 16)), v = v_or(v_sub(one, dy), v_slli(dy, 16));
+    if (checked) return v_a8_bilinear(v_a8_quads_checked(c, x0, y0), h, v);
+    if (edge) {
+        vi before, after;
+        v_edge_pairs(&x0, c->src_width, &before, &after);
+        h = v_select(before, v_srli(h, 16), v_select(after, v_slli(h, 16), h));
+        v_edge_pairs(&y0, c->src_height, &before, &after);
+        v = v_select(before, v_srli(v, 16), v_select(after, v_slli(v, 16), v));
+    }
+    return v_a8_bilinear(v_a8_quads(c, x0, y0), h, v);
+}
+
+/* Walks a run of `count` pixels `LK_N` at a time from 16.16 (fx, fy); BODY sees n, the lanes'
+ * coordinates vx, vy and the pixels at dst + i. */
 #define LK_AFFINE_RUN(...)                                                                             \
     const lk_context *c = r->context;                                                                 \
-    uint32_t px = (uint32_t)r->fx, py = (uint32_t)r->fy;                                              \
+    uint32_t px = (uint32_t)fx, py = (uint32_t)fy;                                                    \
     const uint32_t stepx = (uint32_t)r->dfx * LK_N, stepy = (uint32_t)r->dfy * LK_N;                  \
     for (int32_t i = 0; i < count; i += LK_N, px += stepx, py += stepy) {                             \
         const int n = count - i < LK_N ? count - i : LK_N;                                            \
-        const vi fx = v_add(v_set1((int32_t)px), v_from(c->lane_dx[n - 1]));                          \
-        const vi fy = v_add(v_set1((int32_t)py), v_from(c->lane_dy[n - 1]));                          \
+        const vi vx = v_add(v_set1((int32_t)px), v_from(c->lane_dx[n - 1]));                          \
+        const vi vy = v_add(v_set1((int32_t)py), v_from(c->lane_dy[n - 1]));                          \
         __VA_ARGS__                                                                                       \
     }
 
-/* pixman's bilinear sample of inner pixels at 16.16 (fx, fy): a variant may bring its own. */
-#ifndef LK_AFFINE_INNER_SAMPLE
-LK_SIMD vi v_affine_inner_sample(const lk_context *c, vi fx, vi fy) {
-    vi x0, y0, wx, wy, tl, tr, bl, br;
-    v_affine_bilinear_coords(fx, fy, &x0, &y0, &wx, &wy);
-    LK_FETCH_PAIRS(c, x0, y0, &tl, &tr, &bl, &br);
-    return v_bilinear(tl, tr, bl, br, wx, wy, 7);
-}
-#define LK_AFFINE_INNER_SAMPLE v_affine_inner_sample
+/* pixman's bilinear sample of a8r8g8b8 pixels: a variant may bring its own. */
+#ifndef LK_AFFINE_SAMPLE
+#define LK_AFFINE_SAMPLE v_affine_sample
 #endif
 
-static void argb_affine_bilinear_inner(const lk_row *r, uint32_t *dst, int32_t count) {
-    LK_AFFINE_RUN({ v_put(c, dst + i, LK_AFFINE_INNER_SAMPLE(c, fx, fy), n); })
+static void argb_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+    LK_AFFINE_RUN({ v_put(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 0), n); })
 }
 
-static void argb_affine_bilinear_edge(const lk_row *r, uint32_t *dst, int32_t count) {
-    const int pairs = r->context->src_width >= 2 && r->context->src_height >= 2;
+static void argb_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+    if (r->context->src_width >= 2 && r->context->src_height >= 2) {
+        LK_AFFINE_RUN({ v_put(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 1), n); })
+        return;
+    }
     LK_AFFINE_RUN({
         vi x0, y0, wx, wy, tl, tr, bl, br;
-        v_affine_bilinear_coords(fx, fy, &x0, &y0, &wx, &wy);
-        if (pairs) v_fetch4_edge(c, x0, y0, 0, &tl, &tr, &bl, &br);
-        else LK_FETCH4_CHECKED(c, x0, y0, &tl, &tr, &bl, &br);
+        v_affine_bilinear_coords(vx, vy, &x0, &y0, &wx, &wy);
+        LK_FETCH4_CHECKED(c, x0, y0, &tl, &tr, &bl, &br);
         v_put(c, dst + i, v_bilinear(tl, tr, bl, br, wx, wy, 7), n);
     })
 }
 
-static void argb_affine_nearest(const lk_row *r, uint32_t *dst, int32_t count) {
+static void argb_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     LK_AFFINE_RUN({
         const vi e = v_set1(1);
-        v_put(c, dst + i, LK_FETCH1(c, v_srai(v_sub(fx, e), 16), v_srai(v_sub(fy, e), 16)), n);
+        v_put(c, dst + i, LK_FETCH1(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16)), n);
     })
 }
 
-static void a8_affine_bilinear_inner(const lk_row *r, uint32_t *dst, int32_t count) {
-    LK_AFFINE_RUN({
-        vi x0, y0, wx, wy, tl, tr, bl, br;
-        v_affine_bilinear_coords(fx, fy, &x0, &y0, &wx, &wy);
-        v_fetch4_scalar(c, x0, y0, 1, 0, &tl, &tr, &bl, &br);
-        v_put_a8(c, dst + i, v_bilinear(tl, tr, bl, br, wx, wy, 7), n);
-    })
+static void a8_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+    LK_AFFINE_RUN({ v_put_a8(c, dst + i, v_a8_affine_sample(c, vx, vy, 0, 0), n); })
 }
 
-static void a8_affine_bilinear_edge(const lk_row *r, uint32_t *dst, int32_t count) {
-    const int pairs = r->context->src_width >= 2 && r->context->src_height >= 2;
-    LK_AFFINE_RUN({
-        vi x0, y0, wx, wy, tl, tr, bl, br;
-        v_affine_bilinear_coords(fx, fy, &x0, &y0, &wx, &wy);
-        if (pairs) v_fetch4_edge(c, x0, y0, 1, &tl, &tr, &bl, &br);
-        else v_fetch4_scalar(c, x0, y0, 1, 1, &tl, &tr, &bl, &br);
-        v_put_a8(c, dst + i, v_bilinear(tl, tr, bl, br, wx, wy, 7), n);
-    })
+static void a8_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+    if (r->context->src_width >= 2 && r->context->src_height >= 2) {
+        LK_AFFINE_RUN({ v_put_a8(c, dst + i, v_a8_affine_sample(c, vx, vy, 1, 0), n); })
+        return;
+    }
+    LK_AFFINE_RUN({ v_put_a8(c, dst + i, v_a8_affine_sample(c, vx, vy, 0, 1), n); })
 }
 
-static void a8_affine_nearest(const lk_row *r, uint32_t *dst, int32_t count) {
+static void a8_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     LK_AFFINE_RUN({
         const vi e = v_set1(1);
-        v_put_a8(c, dst + i, v_fetch1_scalar(c, v_srai(v_sub(fx, e), 16), v_srai(v_sub(fy, e), 16), 1), n);
+        vi texels = v_fetch1_scalar(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16), 1);
+        v_put_a8(c, dst + i, v_srli(texels, 24), n);
     })
 }
 
@@ -237,7 +311,7 @@ LK_SIMD int v_all_inner(const lk_context *c, vi x0, vi y0) {
     return v_all(inside);
 }
 
-static void argb_projective_bilinear(const lk_row *r, uint32_t *dst, int32_t count) {
+static void argb_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     LK_PROJECTIVE_RUN({
         vi x0, y0, wx, wy, tl, tr, bl, br;
         v_project(c, r, r->px + i, 1, &x0, &y0, &wx, &wy);
@@ -247,7 +321,7 @@ static void argb_projective_bilinear(const lk_row *r, uint32_t *dst, int32_t cou
     })
 }
 
-static void argb_projective_nearest(const lk_row *r, uint32_t *dst, int32_t count) {
+static void argb_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     LK_PROJECTIVE_RUN({
         vi x0, y0, wx, wy;
         v_project(c, r, r->px + i, 0, &x0, &y0, &wx, &wy);
@@ -255,20 +329,20 @@ static void argb_projective_nearest(const lk_row *r, uint32_t *dst, int32_t coun
     })
 }
 
-static void a8_projective_bilinear(const lk_row *r, uint32_t *dst, int32_t count) {
+static void a8_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     LK_PROJECTIVE_RUN({
         vi x0, y0, wx, wy, tl, tr, bl, br;
         v_project(c, r, r->px + i, 1, &x0, &y0, &wx, &wy);
         v_fetch4_scalar(c, x0, y0, 1, !v_all_inner(c, x0, y0), &tl, &tr, &bl, &br);
-        v_put_a8(c, dst + i, v_bilinear(tl, tr, bl, br, wx, wy, 8), n);
+        v_put_a8(c, dst + i, v_srli(v_bilinear(tl, tr, bl, br, wx, wy, 8), 24), n);
     })
 }
 
-static void a8_projective_nearest(const lk_row *r, uint32_t *dst, int32_t count) {
+static void a8_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     LK_PROJECTIVE_RUN({
         vi x0, y0, wx, wy;
         v_project(c, r, r->px + i, 0, &x0, &y0, &wx, &wy);
-        v_put_a8(c, dst + i, v_fetch1_scalar(c, x0, y0, 1), n);
+        v_put_a8(c, dst + i, v_srli(v_fetch1_scalar(c, x0, y0, 1), 24), n);
     })
 }
 

@@ -28,8 +28,16 @@ typedef __m128i vi;
 #define v_srli16 _mm_srli_epi16
 #define v_avg16 _mm_avg_epu16
 #define v_adds8 _mm_adds_epu8
+#define v_madd16 _mm_madd_epi16
+#define v_unpacklo8 _mm_unpacklo_epi8
+#define v_unpackhi8 _mm_unpackhi_epi8
+#define v_unpacklo32 _mm_unpacklo_epi32
+#define v_unpackhi32 _mm_unpackhi_epi32
+#define v_packs32 _mm_packs_epi32
 
 LK_SIMD vi v_from(const int32_t *a) { return _mm_load_si128((const __m128i *)a); }
+/* Lanes built from values in registers (no store to forward to a wide load). */
+LK_SIMD vi v_lanes(const int32_t *a) { return _mm_setr_epi32(a[0], a[1], a[2], a[3]); }
 LK_SIMD int v_all(vi mask) { return _mm_movemask_epi8(mask) == 0xffff; }
 LK_SIMD void v_to(int32_t *a, vi v) { _mm_store_si128((__m128i *)a, v); }
 
