@@ -2,7 +2,11 @@
 // (scalar, SSE2, AVX2), on the same composites, in interleaved rounds; prints the medians as a
 // markdown table.
 // Usage: swift run -c release --package-path Benchmarks KernelSpeed [--rounds N] [--milliseconds M] [--only TEXT]
+//        [--engines pixman,avx2,…] [--wall-clock]
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @_spi(Kernels) import LayerKit
 
 let arguments = CommandLine.arguments
@@ -13,6 +17,21 @@ func option(_ name: String, _ fallback: Int) -> Int {
 let rounds = option("--rounds", 5)
 let secondsPerMeasurement = Double(option("--milliseconds", 60)) / 1000
 let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+let wallClock = arguments.contains("--wall-clock")
+
+/// Seconds of this thread's CPU time (or of the wall clock with --wall-clock). The kernels run on
+/// the calling thread, so its CPU time is their cost; unlike the wall clock it does not count the
+/// time other processes hold the core, which on a shared machine is most of the noise.
+func now() -> Double {
+    if wallClock { return currentMediaTime() }
+    #if canImport(Glibc)
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
+    #else
+    return currentMediaTime()
+    #endif
+}
 
 /// A translucent pattern, so that over has to blend (and no path can skip clear pixels).
 func pattern(width: Int, height: Int) throws -> Bitmap {
@@ -112,14 +131,19 @@ do {
 
 if let only { cases = cases.filter { $0.name.contains(only) } }
 
-let engines: [(String, CompositeEngine)] = [("pixman", .pixman)] + KernelVariant.allCases.map { ($0.rawValue, .kernels($0)) }
+var engines: [(String, CompositeEngine)] = [("pixman", .pixman)] + KernelVariant.allCases.map { ($0.rawValue, .kernels($0)) }
+// Some engines only (for a profiler): --engines avx2, or pixman,sse2.
+if let i = arguments.firstIndex(of: "--engines"), i + 1 < arguments.count {
+    let names = arguments[i + 1].split(separator: ",").map(String.init)
+    engines = engines.filter { names.contains($0.0) }
+}
 
 /// Seconds per composite: enough repetitions for `secondsPerMeasurement`.
 func measure(_ c: Case, _ engine: CompositeEngine, repetitions: Int) throws -> Double {
     try Bitmap.withCompositeEngine(engine) {
-        let start = currentMediaTime()
+        let start = now()
         for _ in 0..<repetitions { try c.draw() }
-        return (currentMediaTime() - start) / Double(repetitions)
+        return (now() - start) / Double(repetitions)
     }
 }
 
@@ -154,7 +178,8 @@ func median(_ v: [Double]) -> Double? {
     return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
 }
 
-print("Kernel speed: ns per destination pixel (median of \(rounds) interleaved rounds), 1920x1080 target, over,")
+print("Kernel speed: ns per destination pixel (\(wallClock ? "wall clock" : "the thread's CPU time"), median of \(rounds) "
+    + "interleaved rounds), 1920x1080 target, over,")
 print("opacity 0.9 for images, one core. Process default variant: \(KernelVariant.processDefault.rawValue).")
 print("")
 print("| composite | filter | pixels | " + engines.map(\.0).joined(separator: " | ") + " | best kernel vs pixman |")
@@ -162,7 +187,8 @@ print("|---|---|---:|" + String(repeating: "---:|", count: engines.count) + "---
 for (i, c) in cases.enumerated() {
     let values = engines.indices.map { median(samples[i][$0]) }
     let cells = values.map { $0.map { String(format: "%.2f", $0) } ?? "n/a" }
-    let best = values.dropFirst().compactMap { $0 }.min()
-    let ratio = (values[0]).flatMap { p in best.map { String(format: "%.1fx", p / $0) } } ?? "—"
+    let pixman = engines.firstIndex { $0.1 == .pixman }.flatMap { values[$0] }
+    let best = zip(engines, values).filter { $0.0.1 != .pixman }.compactMap(\.1).min()
+    let ratio = pixman.flatMap { p in best.map { String(format: "%.1fx", p / $0) } } ?? "—"
     print("| \(c.name) | \(c.filter) | \(Int(c.pixels)) | " + cells.joined(separator: " | ") + " | \(ratio) |")
 }
