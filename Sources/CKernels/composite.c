@@ -205,20 +205,137 @@ LK_INLINE void bound_step(lk_bound *k) {
     quotient_step(&k->last);
 }
 
-/* A composite's spans in one box, row by row: the pixels whose samples can be non-zero (the
- * span) and, for bilinear, those whose four texels are all inside (the inner span). */
+/* Where a composite's samples can be non-zero, in 16.16 source coordinates X and Y (each
+ * between its low and high, inclusive), and where all four of a bilinear sample's texels are
+ * inside the source (the inner limits). */
+typedef struct lk_span_limits {
+    int64_t low_x, high_x, low_y, high_y;
+    int64_t inner_low, inner_high_x, inner_high_y;
+} lk_span_limits;
+
+/* A composite's spans, row by row: the pixels whose samples can be non-zero (the span) and, for
+ * bilinear, those whose four texels are all inside (the inner span), at destination row `row`;
+ * x.b and y.b are the row's X and Y at pixel 0. */
 typedef struct lk_affine_spans {
     int bilinear;
+    int64_t row;
     lk_bound x, y, inner_x, inner_y;
 } lk_affine_spans;
 
+/* Rows a walk steps through to reach the next one asked for; farther, it starts again (a
+ * start costs eight 64-bit divisions, a step a few additions per bound). */
+#define LK_MAX_STEPS 64
+
+static void spans_start(lk_affine_spans *s, const lk_span_limits *l, const int32_t m[6], int64_t kx, int64_t ky,
+                        int64_t y) {
+    const int64_t bx = (int64_t)m[1] * y + m[2] + kx, by = (int64_t)m[4] * y + m[5] + ky;
+    s->row = y;
+    s->x = bound_start(m[0], bx, m[1], l->low_x, l->high_x);
+    s->y = bound_start(m[3], by, m[4], l->low_y, l->high_y);
+    if (s->bilinear) {
+        s->inner_x = bound_start(m[0], bx, m[1], l->inner_low, l->inner_high_x);
+        s->inner_y = bound_start(m[3], by, m[4], l->inner_low, l->inner_high_y);
+    }
+}
+
 LK_INLINE void spans_step(lk_affine_spans *s) {
+    s->row++;
     bound_step(&s->x);
     bound_step(&s->y);
     if (s->bilinear) {
         bound_step(&s->inner_x);
         bound_step(&s->inner_y);
     }
+}
+
+/* Moves the spans to row y: stepped from the row they are at when it is a little below it,
+ * started afresh otherwise. */
+LK_INLINE void spans_move(lk_affine_spans *s, const lk_span_limits *l, const int32_t m[6], int64_t kx, int64_t ky,
+                          int64_t y) {
+    if (y < s->row || y > s->row + LK_MAX_STEPS) spans_start(s, l, m, kx, ky, y);
+    else
+        while (s->row < y) spans_step(s);
+}
+
+/* ---- Clear borders ---- */
+
+/* Whether a source texel is clear: zero coverage, or a pixel whose every byte is zero (a clear
+ * sample leaves OVER's destination as it was, and SRC writes the zero that the pixels outside
+ * the span get anyway). */
+static int texels_clear(const uint8_t *p, ptrdiff_t bytes) {
+    uint8_t any = 0;
+    for (ptrdiff_t i = 0; i < bytes; i++) any |= p[i];
+    return any == 0;
+}
+
+static int row_clear(const lk_job *job, int32_t y, int32_t x1, int32_t x2, int texel_bytes) {
+    const uint8_t *p = (const uint8_t *)job->src + (ptrdiff_t)y * job->src_stride + (ptrdiff_t)x1 * texel_bytes;
+    const ptrdiff_t bytes = (ptrdiff_t)(x2 - x1) * texel_bytes, chunk = 64;
+    for (ptrdiff_t i = 0; i < bytes; i += chunk)
+        if (!texels_clear(p + i, bytes - i < chunk ? bytes - i : chunk)) return 0;
+    return 1;
+}
+
+static int column_clear(const lk_job *job, int32_t x, int32_t y1, int32_t y2, int texel_bytes) {
+    const uint8_t *p = (const uint8_t *)job->src + (ptrdiff_t)x * texel_bytes;
+    for (int32_t y = y1; y < y2; y++)
+        if (!texels_clear(p + (ptrdiff_t)y * job->src_stride, texel_bytes)) return 0;
+    return 1;
+}
+
+/* A box of texels outside which the source is clear, found by peeling clear rows and columns
+ * off its sides while at most `budget` texels have been read (so that a large source behind a
+ * small clip costs little). Samples outside the box's reach are clear, so a span solved from
+ * the box draws the same pixels; and with a clear border a texel wide (a blurred shadow has
+ * several) every pixel of the span has its 2x2 texels inside the source, so that no row has
+ * edge runs. Empty (x1 = x2) when every texel is clear. */
+static lk_box texels_not_clear(const lk_job *job, int64_t budget) {
+    const int bytes = job->format == LK_FORMAT_A8 ? 1 : 4;
+    lk_box b = {0, 0, job->src_width, job->src_height};
+    while (b.y1 < b.y2 && (budget -= b.x2 - b.x1) >= 0 && row_clear(job, b.y1, b.x1, b.x2, bytes)) b.y1++;
+    if (b.y1 == b.y2) {
+        b.x2 = b.x1;
+        return b;
+    }
+    while ((budget -= b.x2 - b.x1) >= 0 && row_clear(job, b.y2 - 1, b.x1, b.x2, bytes)) b.y2--;
+    while ((budget -= b.y2 - b.y1) >= 0 && column_clear(job, b.x1, b.y1, b.y2, bytes)) b.x1++;
+    while ((budget -= b.y2 - b.y1) >= 0 && column_clear(job, b.x2 - 1, b.y1, b.y2, bytes)) b.x2--;
+    return b;
+}
+
+/* ---- Rows ---- */
+
+/* Draws pixels lo … hi − 1 of row y, those of in_lo … in_hi − 1 (the inner span, maybe empty)
+ * with the entry's inner function, the rest with its edge function, and in whole steps where
+ * it can: a left edge run grows to a multiple of the variant's lanes (`lanes`, a power of two)
+ * and an inner run followed by an edge run keeps whole steps, the rest going to the edge run
+ * (the edge code draws inner pixels too), so that short rows are not three part-filled steps.
+ * An inner run left empty merges its edge runs into one. */
+LK_INLINE void draw_row(const lk_job *job, const lk_kernel_entry *e, const lk_row *row, int64_t lanes,
+                        const int32_t m[6], int64_t bx, int64_t by, int32_t y, int64_t lo, int64_t hi, int64_t in_lo,
+                        int64_t in_hi) {
+    const int64_t part = lanes - 1;
+    if (in_lo < lo) in_lo = lo;
+    if (in_hi > hi) in_hi = hi;
+    if (in_lo < in_hi) {
+        if (in_lo > lo) {
+            in_lo = lo + ((in_lo - lo + part) & ~part);
+            if (in_lo > in_hi) in_lo = in_hi;
+        }
+        if (in_hi < hi) in_hi -= (in_hi - in_lo) & part;
+    }
+    /* Within the span every coordinate fits pixman's 32 bits. */
+    if (in_lo >= in_hi) {
+        e->edge(row, (int32_t)(m[0] * lo + bx), (int32_t)(m[3] * lo + by), dst_pixel(job, lo, y), (int32_t)(hi - lo));
+        return;
+    }
+    if (in_lo > lo)
+        e->edge(row, (int32_t)(m[0] * lo + bx), (int32_t)(m[3] * lo + by), dst_pixel(job, lo, y), (int32_t)(in_lo - lo));
+    e->inner(row, (int32_t)(m[0] * in_lo + bx), (int32_t)(m[3] * in_lo + by), dst_pixel(job, in_lo, y),
+             (int32_t)(in_hi - in_lo));
+    if (hi > in_hi)
+        e->edge(row, (int32_t)(m[0] * in_hi + bx), (int32_t)(m[3] * in_hi + by), dst_pixel(job, in_hi, y),
+                (int32_t)(hi - in_hi));
 }
 
 lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
@@ -233,6 +350,15 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
             c.lane_dx[n - 1][i] = (int32_t)((uint32_t)(i < n ? i : n - 1) * (uint32_t)m[0]);
             c.lane_dy[n - 1][i] = (int32_t)((uint32_t)(i < n ? i : n - 1) * (uint32_t)m[3]);
         }
+    /* Peeling the source's clear border may read up to an eighth of the pixels that may change. */
+    int64_t area = 0;
+    for (int32_t b = 0; b < job->box_count; b++) {
+        lk_box box;
+        if (clip_box(job, &job->boxes[b], &box)) area += (int64_t)(box.x2 - box.x1) * (box.y2 - box.y1);
+    }
+    if (area == 0) return LK_OK;
+    const lk_box texels = texels_not_clear(job, area / 8);
+    if (texels.x1 == texels.x2 && job->op == LK_OP_OVER) return LK_OK;
     const int bilinear = job->filter == LK_FILTER_BILINEAR;
     const int64_t w = c.src_width, h = c.src_height;
     /* pixman maps the centre (x + ½, y + ½) with 48.16 products and rounds the half-pixel terms
@@ -240,57 +366,70 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
      * scanline starts. Then x ± 1 steps by m00 exactly. */
     const int64_t kx = ((int64_t)m[0] * 0x8000 + (int64_t)m[1] * 0x8000 + 0x8000) >> 16;
     const int64_t ky = ((int64_t)m[3] * 0x8000 + (int64_t)m[4] * 0x8000 + 0x8000) >> 16;
-    /* Bilinear: the texel left of/above the sample, (X − ½) >> 16, in −1 … size − 1 touches the
-     * source; in 0 … size − 2 all four texels are inside. Nearest: (X − ε) >> 16 in 0 … size − 1. */
-    const int64_t span_low = bilinear ? -0x8000 : 1;
-    const int64_t span_high_x = bilinear ? w * 65536 + 0x7fff : w * 65536;
-    const int64_t span_high_y = bilinear ? h * 65536 + 0x7fff : h * 65536;
+    /* Bilinear: the texel left of/above the sample, (X − ½) >> 16, in x1 − 1 … x2 − 1 reaches
+     * the texels not clear; in 0 … size − 2 all four texels are inside. Nearest: (X − ε) >> 16
+     * in x1 … x2 − 1. (Nothing but clear texels: the limits cross, and every span is empty.) */
+    lk_span_limits limits;
+    if (texels.x1 == texels.x2) {
+        limits.low_x = limits.low_y = 1;
+        limits.high_x = limits.high_y = 0;
+    } else if (bilinear) {
+        limits.low_x = (int64_t)texels.x1 * 65536 - 0x8000;
+        limits.high_x = (int64_t)texels.x2 * 65536 + 0x7fff;
+        limits.low_y = (int64_t)texels.y1 * 65536 - 0x8000;
+        limits.high_y = (int64_t)texels.y2 * 65536 + 0x7fff;
+    } else {
+        limits.low_x = (int64_t)texels.x1 * 65536 + 1;
+        limits.high_x = (int64_t)texels.x2 * 65536;
+        limits.low_y = (int64_t)texels.y1 * 65536 + 1;
+        limits.high_y = (int64_t)texels.y2 * 65536;
+    }
+    limits.inner_low = 0x8000;
+    limits.inner_high_x = (w - 1) * 65536 + 0x7fff;
+    limits.inner_high_y = (h - 1) * 65536 + 0x7fff;
     lk_row row;
     memset(&row, 0, sizeof row);
     row.context = &c;
     row.dfx = m[0];
     row.dfy = m[3];
-    for (int32_t b = 0; b < job->box_count; b++) {
-        lk_box box;
-        if (!clip_box(job, &job->boxes[b], &box)) continue;
-        int64_t bx = (int64_t)m[1] * box.y1 + m[2] + kx, by = (int64_t)m[4] * box.y1 + m[5] + ky;
-        lk_affine_spans spans;
-        memset(&spans, 0, sizeof spans);
-        spans.bilinear = bilinear;
-        spans.x = bound_start(m[0], bx, m[1], span_low, span_high_x);
-        spans.y = bound_start(m[3], by, m[4], span_low, span_high_y);
-        if (bilinear) {
-            spans.inner_x = bound_start(m[0], bx, m[1], 0x8000, (w - 1) * 65536 + 0x7fff);
-            spans.inner_y = bound_start(m[3], by, m[4], 0x8000, (h - 1) * 65536 + 0x7fff);
+    lk_affine_spans spans;
+    memset(&spans, 0, sizeof spans);
+    spans.bilinear = bilinear;
+    spans.row = INT64_MIN;
+    const int64_t dst_y2 = (int64_t)job->origin_y + job->dst_height;
+    /* Band by band: the boxes that follow one another with the same rows (a pixman region's
+     * come so, left to right) share each row's span, solved once. */
+    for (int32_t first = 0, end; first < job->box_count; first = end) {
+        const lk_box *band = &job->boxes[first];
+        int64_t band_x1 = INT64_MAX, band_x2 = INT64_MIN;
+        for (end = first; end < job->box_count && job->boxes[end].y1 == band->y1 && job->boxes[end].y2 == band->y2;
+             end++) {
+            lk_box box;
+            if (!clip_box(job, &job->boxes[end], &box)) continue;
+            if (box.x1 < band_x1) band_x1 = box.x1;
+            if (box.x2 > band_x2) band_x2 = box.x2;
         }
-        for (int32_t y = box.y1; y < box.y2; y++, bx += m[1], by += m[4], spans_step(&spans)) {
-            int64_t lo = box.x1, hi = box.x2;
+        if (band_x1 >= band_x2) continue;
+        const int32_t y1 = band->y1 < job->origin_y ? job->origin_y : band->y1;
+        const int32_t y2 = band->y2 > dst_y2 ? (int32_t)dst_y2 : band->y2;
+        for (int32_t y = y1; y < y2; y++) {
+            spans_move(&spans, &limits, m, kx, ky, y);
+            int64_t lo = band_x1, hi = band_x2;
             bound_apply(&spans.x, &lo, &hi);
             bound_apply(&spans.y, &lo, &hi);
-            clear_outside(job, y, &box, lo, hi);
-            if (lo >= hi) continue;
-            if (y + 1 < box.y2) prefetch_row(job, y + 1, lo, hi);
             int64_t in_lo = lo, in_hi = hi;
-            if (bilinear) {
+            if (bilinear && lo < hi) {
                 bound_apply(&spans.inner_x, &in_lo, &in_hi);
                 bound_apply(&spans.inner_y, &in_lo, &in_hi);
-                if (in_hi <= in_lo) in_lo = in_hi = hi; /* no inner run: all edge */
-                /* Whole steps only: the left edge run grows to a multiple of the variant's lanes
-                 * and the inner run keeps whole steps, the rest going to the right edge run (the
-                 * edge code draws inner pixels too), so that short rows are not three part-filled
-                 * steps. */
-                int64_t grow = (lanes - (in_lo - lo) % lanes) % lanes;
-                if (grow > in_hi - in_lo) grow = in_hi - in_lo;
-                in_lo += grow;
-                in_hi -= (in_hi - in_lo) % lanes;
             }
-            /* Within the span every coordinate fits pixman's 32 bits. */
-            const int64_t runs[3][2] = {{lo, in_lo}, {in_lo, in_hi}, {in_hi, hi}};
-            for (int k = 0; k < 3; k++) {
-                if (runs[k][1] <= runs[k][0]) continue;
-                const int64_t x = runs[k][0];
-                (k == 1 ? e->inner : e->edge)(&row, (int32_t)(m[0] * x + bx), (int32_t)(m[3] * x + by),
-                                              dst_pixel(job, x, y), (int32_t)(runs[k][1] - x));
+            if (lo < hi && (y + 1 < y2 || end < job->box_count)) prefetch_row(job, y + 1, lo, hi);
+            for (int32_t k = first; k < end; k++) {
+                lk_box box;
+                if (!clip_box(job, &job->boxes[k], &box)) continue;
+                const int64_t run_lo = lo > box.x1 ? lo : box.x1, run_hi = hi < box.x2 ? hi : box.x2;
+                clear_outside(job, y, &box, run_lo, run_hi);
+                if (run_lo < run_hi)
+                    draw_row(job, e, &row, lanes, m, spans.x.b, spans.y.b, y, run_lo, run_hi, in_lo, in_hi);
             }
         }
     }
