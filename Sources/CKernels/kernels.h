@@ -21,6 +21,11 @@
 
 #define LK_INLINE static inline __attribute__((always_inline))
 
+/* A row's destination pixels, which nothing else the row reads overlaps: the vector stores into
+ * them may alias anything, and without this the context's fields would be loaded again after
+ * every store. */
+#define LK_RESTRICT __restrict
+
 /* The widest variant's pixels per step. */
 #define LK_MAX_LANES 8
 

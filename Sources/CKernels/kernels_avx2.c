@@ -24,6 +24,7 @@ typedef __m256i vi;
 #define v_srai _mm256_srai_epi32
 #define v_srli _mm256_srli_epi32
 #define v_slli _mm256_slli_epi32
+#define v_mullo32 _mm256_mullo_epi32
 #define v_add16 _mm256_add_epi16
 #define v_mullo16 _mm256_mullo_epi16
 #define v_mulhi16 _mm256_mulhi_epu16

@@ -4,6 +4,7 @@
  *
  *   LK_N, vi, LK_SIMD              lanes, the 32-bit integer vector, an always-inline qualifier
  *   v_set1 v_add v_sub v_and v_or v_andnot v_cmpgt v_srai v_srli v_slli        32-bit lanes
+ *   v_mullo32                                                                   (low 32 bits)
  *   v_add16 v_mullo16 v_mulhi16 v_srli16 v_avg16 v_adds8 v_madd16              16/8-bit lanes
  *   v_unpacklo8 v_unpackhi8 v_unpacklo32 v_unpackhi32 v_packs32                 regrouping
  *   v_select v_clamp                                                            blends
@@ -44,9 +45,13 @@ LK_SIMD void v_put(const lk_context *c, uint32_t *dst, vi s, int n) {
 }
 
 /* Stores `n` A8 samples (coverage 0 … 255 in each lane): the color times the coverage, over. */
-LK_SIMD void v_put_a8(const lk_context *c, uint32_t *dst, vi coverage, int n) {
-    vi s = v_mul_un8(v_set1((int32_t)c->color), v_or(coverage, v_slli(coverage, 16)));
+LK_SIMD void v_put_a8_color(vi color, uint32_t *dst, vi coverage, int n) {
+    vi s = v_mul_un8(color, v_or(coverage, v_slli(coverage, 16)));
     v_store_n(dst, v_over(s, v_load_n(dst, n)), n);
+}
+
+LK_SIMD void v_put_a8(const lk_context *c, uint32_t *dst, vi coverage, int n) {
+    v_put_a8_color(v_set1((int32_t)c->color), dst, coverage, n);
 }
 
 /* Bilinear interpolation of two channels per 32-bit lane (16 bits each), with weights of
@@ -171,18 +176,32 @@ LK_SIMD vi v_affine_sample(const lk_context *c, vi fx, vi fy, int edge) {
 
 /* A8 sources: each lane holds a pixel's 2x2 coverage bytes, tl | tr << 8 | bl << 16 | br << 24
  * (a quad), and its weights as pairs of 16-bit halves: (128 − dx) | dx << 16 horizontally,
- * (128 − dy) | dy << 16 vertically. Quads of pixels whose texels are all inside: two 16-bit
- * loads each. */
-LK_SIMD vi v_a8_quads(const lk_context *c, vi x0, vi y0) {
-    int32_t xs[LK_N] __attribute__((aligned(32))), ys[LK_N] __attribute__((aligned(32)));
+ * (128 − dy) | dy << 16 vertically.
+ *
+ * What an A8 row reads, in locals (the row's stores may alias the context), and the byte
+ * offsets of its texels in 32 bits (the source holds fewer than 2³¹ bytes). */
+typedef struct lk_a8_source {
+    const uint8_t *texels;
+    ptrdiff_t stride;
+    vi strides;
+    int32_t width, height;
+} lk_a8_source;
+
+LK_SIMD lk_a8_source v_a8_source(const lk_context *c) {
+    lk_a8_source s = {c->src, c->src_stride, v_set1((int32_t)c->src_stride), c->src_width, c->src_height};
+    return s;
+}
+
+/* Quads of pixels whose texels are all inside: two 16-bit loads each, at y0 · stride + x0. */
+LK_SIMD vi v_a8_quads(const lk_a8_source *s, vi x0, vi y0) {
+    int32_t o[LK_N] __attribute__((aligned(32)));
     int32_t q[LK_N];
-    v_to(xs, x0);
-    v_to(ys, y0);
+    v_to(o, v_add(v_mullo32(y0, s->strides), x0));
     for (int k = 0; k < LK_N; k++) {
-        const uint8_t *p = c->src + (ptrdiff_t)ys[k] * c->src_stride + xs[k];
+        const uint8_t *p = s->texels + o[k];
         uint16_t top, bottom;
         memcpy(&top, p, 2);
-        memcpy(&bottom, p + c->src_stride, 2);
+        memcpy(&bottom, p + s->stride, 2);
         q[k] = (int32_t)((uint32_t)top | (uint32_t)bottom << 16);
     }
     return v_lanes(q);
@@ -212,24 +231,32 @@ LK_SIMD vi v_a8_bilinear(vi quads, vi h, vi v) {
     return v_srli(v_madd16(v_packs32(rows01, rows23), v), 14);
 }
 
-/* pixman's bilinear coverage of A8 pixels at 16.16 (fx, fy): inner, edge (as v_affine_sample),
- * or `checked` (a source 1 wide or tall). Edge lanes move their weight pairs by a half: a pair
- * read from one texel on gives its first texel the second's weight, and so on. */
-LK_SIMD vi v_a8_affine_sample(const lk_context *c, vi fx, vi fy, int edge, int checked) {
+/* pixman's bilinear coverage of A8 pixels at 16.16 (fx, fy): inner, or edge (as
+ * v_affine_sample) of a source at least 2x2. Edge lanes move their weight pairs by a half: a
+ * pair read from one texel on gives its first texel the second's weight, and so on. */
+LK_SIMD vi v_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge) {
     const vi half = v_set1(0x8000), bits = v_set1(0x7f), one = v_set1(128);
     vi xs = v_sub(fx, half), ys = v_sub(fy, half);
     vi x0 = v_srai(xs, 16), y0 = v_srai(ys, 16);
     vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
     vi h = v_or(v_sub(one, dx), v_slli(dx, 16)), v = v_or(v_sub(one, dy), v_slli(dy, 16));
-    if (checked) return v_a8_bilinear(v_a8_quads_checked(c, x0, y0), h, v);
     if (edge) {
         vi before, after;
-        v_edge_pairs(&x0, c->src_width, &before, &after);
+        v_edge_pairs(&x0, s->width, &before, &after);
         h = v_select(before, v_srli(h, 16), v_select(after, v_slli(h, 16), h));
-        v_edge_pairs(&y0, c->src_height, &before, &after);
+        v_edge_pairs(&y0, s->height, &before, &after);
         v = v_select(before, v_srli(v, 16), v_select(after, v_slli(v, 16), v));
     }
-    return v_a8_bilinear(v_a8_quads(c, x0, y0), h, v);
+    return v_a8_bilinear(v_a8_quads(s, x0, y0), h, v);
+}
+
+/* The same for sources 1 wide or tall. */
+LK_SIMD vi v_a8_affine_sample_checked(const lk_context *c, vi fx, vi fy) {
+    const vi half = v_set1(0x8000), bits = v_set1(0x7f), one = v_set1(128);
+    vi xs = v_sub(fx, half), ys = v_sub(fy, half);
+    vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
+    vi h = v_or(v_sub(one, dx), v_slli(dx, 16)), v = v_or(v_sub(one, dy), v_slli(dy, 16));
+    return v_a8_bilinear(v_a8_quads_checked(c, v_srai(xs, 16), v_srai(ys, 16)), h, v);
 }
 
 /* Walks a run of `count` pixels `LK_N` at a time from 16.16 (fx, fy); BODY sees n, the lanes'
@@ -250,11 +277,11 @@ LK_SIMD vi v_a8_affine_sample(const lk_context *c, vi fx, vi fy, int edge, int c
 #define LK_AFFINE_SAMPLE v_affine_sample
 #endif
 
-static void argb_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void argb_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     LK_AFFINE_RUN({ v_put(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 0), n); })
 }
 
-static void argb_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void argb_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     if (r->context->src_width >= 2 && r->context->src_height >= 2) {
         LK_AFFINE_RUN({ v_put(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 1), n); })
         return;
@@ -267,26 +294,49 @@ static void argb_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, u
     })
 }
 
-static void argb_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void argb_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     LK_AFFINE_RUN({
         const vi e = v_set1(1);
         v_put(c, dst + i, LK_FETCH1(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16)), n);
     })
 }
 
-static void a8_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
-    LK_AFFINE_RUN({ v_put_a8(c, dst + i, v_a8_affine_sample(c, vx, vy, 0, 0), n); })
+/* A8 bilinear rows (inner, or edge of a source at least 2x2), with what they read in locals and
+ * their whole steps apart from the last, part-filled one. */
+LK_SIMD void v_a8_affine_bilinear_run(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst,
+                                      int32_t count, int edge) {
+    const lk_context *c = r->context;
+    const lk_a8_source s = v_a8_source(c);
+    const vi color = v_set1((int32_t)c->color);
+    const vi lanes_x = v_from(c->lane_dx[LK_N - 1]), lanes_y = v_from(c->lane_dy[LK_N - 1]);
+    uint32_t px = (uint32_t)fx, py = (uint32_t)fy;
+    const uint32_t stepx = (uint32_t)r->dfx * LK_N, stepy = (uint32_t)r->dfy * LK_N;
+    int32_t i = 0;
+    for (; i <= count - LK_N; i += LK_N, px += stepx, py += stepy) {
+        const vi vx = v_add(v_set1((int32_t)px), lanes_x), vy = v_add(v_set1((int32_t)py), lanes_y);
+        v_put_a8_color(color, dst + i, v_a8_affine_sample(&s, vx, vy, edge), LK_N);
+    }
+    if (i < count) {
+        const int n = count - i;
+        const vi vx = v_add(v_set1((int32_t)px), v_from(c->lane_dx[n - 1]));
+        const vi vy = v_add(v_set1((int32_t)py), v_from(c->lane_dy[n - 1]));
+        v_put_a8_color(color, dst + i, v_a8_affine_sample(&s, vx, vy, edge), n);
+    }
 }
 
-static void a8_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void a8_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
+    v_a8_affine_bilinear_run(r, fx, fy, dst, count, 0);
+}
+
+static void a8_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     if (r->context->src_width >= 2 && r->context->src_height >= 2) {
-        LK_AFFINE_RUN({ v_put_a8(c, dst + i, v_a8_affine_sample(c, vx, vy, 1, 0), n); })
+        v_a8_affine_bilinear_run(r, fx, fy, dst, count, 1);
         return;
     }
-    LK_AFFINE_RUN({ v_put_a8(c, dst + i, v_a8_affine_sample(c, vx, vy, 0, 1), n); })
+    LK_AFFINE_RUN({ v_put_a8(c, dst + i, v_a8_affine_sample_checked(c, vx, vy), n); })
 }
 
-static void a8_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void a8_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     LK_AFFINE_RUN({
         const vi e = v_set1(1);
         vi texels = v_fetch1_scalar(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16), 1);
@@ -311,7 +361,7 @@ LK_SIMD int v_all_inner(const lk_context *c, vi x0, vi y0) {
     return v_all(inside);
 }
 
-static void argb_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void argb_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     LK_PROJECTIVE_RUN({
         vi x0, y0, wx, wy, tl, tr, bl, br;
         v_project(c, r, r->px + i, 1, &x0, &y0, &wx, &wy);
@@ -321,7 +371,7 @@ static void argb_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, ui
     })
 }
 
-static void argb_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void argb_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     LK_PROJECTIVE_RUN({
         vi x0, y0, wx, wy;
         v_project(c, r, r->px + i, 0, &x0, &y0, &wx, &wy);
@@ -329,7 +379,7 @@ static void argb_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uin
     })
 }
 
-static void a8_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void a8_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     LK_PROJECTIVE_RUN({
         vi x0, y0, wx, wy, tl, tr, bl, br;
         v_project(c, r, r->px + i, 1, &x0, &y0, &wx, &wy);
@@ -338,7 +388,7 @@ static void a8_projective_bilinear(const lk_row *r, int32_t fx, int32_t fy, uint
     })
 }
 
-static void a8_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+static void a8_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     LK_PROJECTIVE_RUN({
         vi x0, y0, wx, wy;
         v_project(c, r, r->px + i, 0, &x0, &y0, &wx, &wy);

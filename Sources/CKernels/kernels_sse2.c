@@ -41,6 +41,12 @@ LK_SIMD vi v_lanes(const int32_t *a) { return _mm_setr_epi32(a[0], a[1], a[2], a
 LK_SIMD int v_all(vi mask) { return _mm_movemask_epi8(mask) == 0xffff; }
 LK_SIMD void v_to(int32_t *a, vi v) { _mm_store_si128((__m128i *)a, v); }
 
+/* The low 32 bits of a · b per lane (SSE2 multiplies only the even lanes, to 64 bits). */
+LK_SIMD vi v_mullo32(vi a, vi b) {
+    const vi even = _mm_mul_epu32(a, b), odd = _mm_mul_epu32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32));
+    return _mm_unpacklo_epi32(_mm_shuffle_epi32(even, _MM_SHUFFLE(0, 0, 2, 0)), _mm_shuffle_epi32(odd, _MM_SHUFFLE(0, 0, 2, 0)));
+}
+
 /* mask ? a : b, per lane (masks are all ones or all zeros). */
 LK_SIMD vi v_select(vi mask, vi a, vi b) { return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b)); }
 
