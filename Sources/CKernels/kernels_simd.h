@@ -37,21 +37,25 @@ LK_SIMD vi v_over(vi s, vi d) {
     return v_adds8(s, v_mul_un8(d, v_or(ia, v_slli(ia, 16))));
 }
 
-/* Stores `n` sampled pixels as the job's operator and opacity say. */
-LK_SIMD void v_put(const lk_context *c, uint32_t *dst, vi s, int n) {
+/* `n` sampled pixels as the job's operator and opacity make them of those at `dst`. */
+LK_SIMD vi v_blend(const lk_context *c, const uint32_t *dst, vi s, int n) {
     if (c->opacity != 255) s = v_mul_un8(s, v_set1((int32_t)c->opacity * 0x10001));
     if (c->op == LK_OP_OVER) s = v_over(s, v_load_n(dst, n));
-    v_store_n(dst, s, n);
+    return s;
 }
 
-/* Stores `n` A8 samples (coverage 0 … 255 in each lane): the color times the coverage, over. */
-LK_SIMD void v_put_a8_color(vi color, uint32_t *dst, vi coverage, int n) {
+/* Stores `n` sampled pixels as the job's operator and opacity say. */
+LK_SIMD void v_put(const lk_context *c, uint32_t *dst, vi s, int n) { v_store_n(dst, v_blend(c, dst, s, n), n); }
+
+/* `n` A8 samples (coverage 0 … 255 in each lane) as pixels: the color times the coverage, over
+ * those at `dst`. */
+LK_SIMD vi v_blend_a8(vi color, const uint32_t *dst, vi coverage, int n) {
     vi s = v_mul_un8(color, v_or(coverage, v_slli(coverage, 16)));
-    v_store_n(dst, v_over(s, v_load_n(dst, n)), n);
+    return v_over(s, v_load_n(dst, n));
 }
 
 LK_SIMD void v_put_a8(const lk_context *c, uint32_t *dst, vi coverage, int n) {
-    v_put_a8_color(v_set1((int32_t)c->color), dst, coverage, n);
+    v_store_n(dst, v_blend_a8(v_set1((int32_t)c->color), dst, coverage, n), n);
 }
 
 /* Bilinear interpolation of two channels per 32-bit lane (16 bits each), with weights of
@@ -259,17 +263,42 @@ LK_SIMD vi v_a8_affine_sample_checked(const lk_context *c, vi fx, vi fy) {
     return v_a8_bilinear(v_a8_quads_checked(c, v_srai(xs, 16), v_srai(ys, 16)), h, v);
 }
 
-/* Walks a run of `count` pixels `LK_N` at a time from 16.16 (fx, fy); BODY sees n, the lanes'
- * coordinates vx, vy and the pixels at dst + i. */
-#define LK_AFFINE_RUN(...)                                                                             \
-    const lk_context *c = r->context;                                                                 \
-    uint32_t px = (uint32_t)fx, py = (uint32_t)fy;                                                    \
+/* Walks a run of `count` pixels from 16.16 (fx, fy), `LK_N` at a time: RESULT is a step's
+ * pixels as they are to be stored, from the lanes' coordinates vx, vy and the n pixels at
+ * dst + i. A run longer than a step whose last step would be part-filled takes that step
+ * whole, ending at the run's end: computed first (from the pixels as they were) and stored
+ * last, it gives the pixels it shares with the step before the values that step gave them, and
+ * needs no masked store (AMD's AVX2 masked stores take ~25 cycles). */
+#define LK_AFFINE_STEPS(RESULT)                                                                        \
     const uint32_t stepx = (uint32_t)r->dfx * LK_N, stepy = (uint32_t)r->dfy * LK_N;                  \
-    for (int32_t i = 0; i < count; i += LK_N, px += stepx, py += stepy) {                             \
-        const int n = count - i < LK_N ? count - i : LK_N;                                            \
-        const vi vx = v_add(v_set1((int32_t)px), v_from(c->lane_dx[n - 1]));                          \
-        const vi vy = v_add(v_set1((int32_t)py), v_from(c->lane_dy[n - 1]));                          \
-        __VA_ARGS__                                                                                       \
+    const vi lanes_x = v_from(r->context->lane_dx[LK_N - 1]);                                         \
+    const vi lanes_y = v_from(r->context->lane_dy[LK_N - 1]);                                         \
+    const int32_t whole = count - count % LK_N;                                                       \
+    const int overlap = whole != count && count > LK_N;                                               \
+    vi last = v_set1(0);                                                                              \
+    if (overlap) {                                                                                    \
+        const int32_t i = count - LK_N;                                                               \
+        const int n = LK_N;                                                                           \
+        const vi vx = v_add(v_set1((int32_t)((uint32_t)fx + (uint32_t)i * (uint32_t)r->dfx)), lanes_x); \
+        const vi vy = v_add(v_set1((int32_t)((uint32_t)fy + (uint32_t)i * (uint32_t)r->dfy)), lanes_y); \
+        last = (RESULT);                                                                              \
+    }                                                                                                 \
+    uint32_t px = (uint32_t)fx, py = (uint32_t)fy;                                                    \
+    int32_t step = 0;                                                                                 \
+    for (; step < whole; step += LK_N, px += stepx, py += stepy) {                                    \
+        const int32_t i = step;                                                                       \
+        const int n = LK_N;                                                                           \
+        const vi vx = v_add(v_set1((int32_t)px), lanes_x), vy = v_add(v_set1((int32_t)py), lanes_y);  \
+        v_store_n(dst + i, (RESULT), LK_N);                                                           \
+    }                                                                                                 \
+    if (overlap) {                                                                                    \
+        v_store_n(dst + count - LK_N, last, LK_N);                                                    \
+    } else if (step < count) {                                                                        \
+        const int32_t i = step;                                                                       \
+        const int n = count - step;                                                                   \
+        const vi vx = v_add(v_set1((int32_t)px), v_from(r->context->lane_dx[n - 1]));                 \
+        const vi vy = v_add(v_set1((int32_t)py), v_from(r->context->lane_dy[n - 1]));                 \
+        v_store_n(dst + i, (RESULT), n);                                                              \
     }
 
 /* pixman's bilinear sample of a8r8g8b8 pixels: a variant may bring its own. */
@@ -277,51 +306,40 @@ LK_SIMD vi v_a8_affine_sample_checked(const lk_context *c, vi fx, vi fy) {
 #define LK_AFFINE_SAMPLE v_affine_sample
 #endif
 
+/* The pixels of a bilinear sample through checked texels (sources 1 wide or tall). */
+LK_SIMD vi v_affine_sample_checked(const lk_context *c, vi vx, vi vy) {
+    vi x0, y0, wx, wy, tl, tr, bl, br;
+    v_affine_bilinear_coords(vx, vy, &x0, &y0, &wx, &wy);
+    LK_FETCH4_CHECKED(c, x0, y0, &tl, &tr, &bl, &br);
+    return v_bilinear(tl, tr, bl, br, wx, wy, 7);
+}
+
 static void argb_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
-    LK_AFFINE_RUN({ v_put(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 0), n); })
+    const lk_context *c = r->context;
+    LK_AFFINE_STEPS(v_blend(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 0), n))
 }
 
 static void argb_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
-    if (r->context->src_width >= 2 && r->context->src_height >= 2) {
-        LK_AFFINE_RUN({ v_put(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 1), n); })
+    const lk_context *c = r->context;
+    if (c->src_width >= 2 && c->src_height >= 2) {
+        LK_AFFINE_STEPS(v_blend(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 1), n))
         return;
     }
-    LK_AFFINE_RUN({
-        vi x0, y0, wx, wy, tl, tr, bl, br;
-        v_affine_bilinear_coords(vx, vy, &x0, &y0, &wx, &wy);
-        LK_FETCH4_CHECKED(c, x0, y0, &tl, &tr, &bl, &br);
-        v_put(c, dst + i, v_bilinear(tl, tr, bl, br, wx, wy, 7), n);
-    })
+    LK_AFFINE_STEPS(v_blend(c, dst + i, v_affine_sample_checked(c, vx, vy), n))
 }
 
 static void argb_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
-    LK_AFFINE_RUN({
-        const vi e = v_set1(1);
-        v_put(c, dst + i, LK_FETCH1(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16)), n);
-    })
+    const lk_context *c = r->context;
+    const vi e = v_set1(1);
+    LK_AFFINE_STEPS(v_blend(c, dst + i, LK_FETCH1(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16)), n))
 }
 
-/* A8 bilinear rows (inner, or edge of a source at least 2x2), with what they read in locals and
- * their whole steps apart from the last, part-filled one. */
+/* A8 bilinear rows: inner, or edge of a source at least 2x2. What they read is kept in locals. */
 LK_SIMD void v_a8_affine_bilinear_run(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst,
                                       int32_t count, int edge) {
-    const lk_context *c = r->context;
-    const lk_a8_source s = v_a8_source(c);
-    const vi color = v_set1((int32_t)c->color);
-    const vi lanes_x = v_from(c->lane_dx[LK_N - 1]), lanes_y = v_from(c->lane_dy[LK_N - 1]);
-    uint32_t px = (uint32_t)fx, py = (uint32_t)fy;
-    const uint32_t stepx = (uint32_t)r->dfx * LK_N, stepy = (uint32_t)r->dfy * LK_N;
-    int32_t i = 0;
-    for (; i <= count - LK_N; i += LK_N, px += stepx, py += stepy) {
-        const vi vx = v_add(v_set1((int32_t)px), lanes_x), vy = v_add(v_set1((int32_t)py), lanes_y);
-        v_put_a8_color(color, dst + i, v_a8_affine_sample(&s, vx, vy, edge), LK_N);
-    }
-    if (i < count) {
-        const int n = count - i;
-        const vi vx = v_add(v_set1((int32_t)px), v_from(c->lane_dx[n - 1]));
-        const vi vy = v_add(v_set1((int32_t)py), v_from(c->lane_dy[n - 1]));
-        v_put_a8_color(color, dst + i, v_a8_affine_sample(&s, vx, vy, edge), n);
-    }
+    const lk_a8_source s = v_a8_source(r->context);
+    const vi color = v_set1((int32_t)r->context->color);
+    LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_affine_sample(&s, vx, vy, edge), n))
 }
 
 static void a8_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
@@ -329,19 +347,20 @@ static void a8_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, ui
 }
 
 static void a8_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
-    if (r->context->src_width >= 2 && r->context->src_height >= 2) {
+    const lk_context *c = r->context;
+    if (c->src_width >= 2 && c->src_height >= 2) {
         v_a8_affine_bilinear_run(r, fx, fy, dst, count, 1);
         return;
     }
-    LK_AFFINE_RUN({ v_put_a8(c, dst + i, v_a8_affine_sample_checked(c, vx, vy), n); })
+    const vi color = v_set1((int32_t)c->color);
+    LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_affine_sample_checked(c, vx, vy), n))
 }
 
 static void a8_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
-    LK_AFFINE_RUN({
-        const vi e = v_set1(1);
-        vi texels = v_fetch1_scalar(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16), 1);
-        v_put_a8(c, dst + i, v_srli(texels, 24), n);
-    })
+    const lk_context *c = r->context;
+    const vi color = v_set1((int32_t)c->color), e = v_set1(1);
+    LK_AFFINE_STEPS(v_blend_a8(color, dst + i,
+                               v_srli(v_fetch1_scalar(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16), 1), 24), n))
 }
 
 /* ---- Projective runs ---- */
