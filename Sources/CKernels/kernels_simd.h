@@ -356,11 +356,19 @@ static void a8_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uin
     LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_affine_sample_checked(c, vx, vy), n))
 }
 
+/* Nearest A8 texels, inside the source (the span sees to it): one byte load each. */
+LK_SIMD vi v_a8_texels(const lk_a8_source *s, vi x0, vi y0) {
+    int32_t o[LK_N] __attribute__((aligned(32)));
+    int32_t t[LK_N];
+    v_to(o, v_add(v_mullo32(y0, s->strides), x0));
+    for (int k = 0; k < LK_N; k++) t[k] = s->texels[o[k]];
+    return v_lanes(t);
+}
+
 static void a8_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
-    const lk_context *c = r->context;
-    const vi color = v_set1((int32_t)c->color), e = v_set1(1);
-    LK_AFFINE_STEPS(v_blend_a8(color, dst + i,
-                               v_srli(v_fetch1_scalar(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16), 1), 24), n))
+    const lk_a8_source s = v_a8_source(r->context);
+    const vi color = v_set1((int32_t)r->context->color), e = v_set1(1);
+    LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_texels(&s, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16)), n))
 }
 
 /* ---- Projective runs ---- */
