@@ -54,6 +54,20 @@ func coverage(width: Int, height: Int) throws -> AlphaMask {
     return m
 }
 
+/// A blurred bar's coverage, as a clock hand's shadow store holds it: rising smoothly over
+/// `padding` texels from a clear border three texels wide to `peak`.
+func blurredBar(width: Int, height: Int, padding: Int, peak: Double) throws -> AlphaMask {
+    let m = try AlphaMask(width: width, height: height)
+    for y in 0..<height {
+        for x in 0..<width {
+            let edge = min(min(Double(x), Double(width - 1 - x)), min(Double(y), Double(height - 1 - y))) + 0.5
+            let t = max(0, min(1, (edge - 3) / Double(padding - 3)))
+            m[x, y] = UInt8(peak * t * t * (3 - 2 * t))
+        }
+    }
+    return m
+}
+
 /// A source turned by `degrees` and scaled by `scale` about its centre, at the target's centre.
 func turned(_ w: Int, _ h: Int, degrees: CGFloat, scale: CGFloat, target: Bitmap) -> Homography {
     Homography(CGAffineTransform(translationX: -CGFloat(w) / 2, y: -CGFloat(h) / 2)
@@ -122,6 +136,19 @@ do {
             try target.composite(mask, color: Color(red: 0, green: 0, blue: 0, alpha: 0.6), transform: map, filter: filter)
         })
     }
+    // The clock tick's composites: a hand's blurred shadow (a clear border: every pixel inner)
+    // and the thin second hand (no clear border: rows of a few pixels, all edge).
+    let shadow = try blurredBar(width: 68, height: 446, padding: 24, peak: 195)
+    let shadowMap = turned(68, 446, degrees: 63, scale: 1, target: target)
+    cases.append(Case(name: "A8 68x446 blurred hand shadow turned 63°", filter: .bilinear, pixels: area(shadowMap, 68, 446),
+                      pixmanApplies: true) {
+        try target.composite(shadow, color: Color(red: 0, green: 0, blue: 0, alpha: 0.35), transform: shadowMap)
+    })
+    let hand = try pattern(width: 8, height: 431)
+    let handMap = turned(8, 431, degrees: 177, scale: 1, target: target)
+    cases.append(Case(name: "8x431 hand turned 177°", filter: .bilinear, pixels: area(handMap, 8, 431), pixmanApplies: true) {
+        try target.composite(hand, transform: handMap, filter: .bilinear, opacity: 0.9)
+    })
     let cardMap = card(256, 256, degrees: 50, aboutY: true, distance: 700, target: target)
     cases.append(Case(name: "A8 256x256 shadow, card turned 50°, m34 −1/700", filter: .bilinear,
                       pixels: area(cardMap, 256, 256), pixmanApplies: false) {
