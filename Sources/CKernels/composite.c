@@ -134,75 +134,15 @@ static void keep_between(int64_t a, int64_t b, int64_t low, int64_t high, int64_
 }
 #endif
 
-/* ⌊(n + k·d) / a⌋ for k = 0, 1, 2, … (a > 0), exactly, with divisions only at the start: from
- * one k to the next the quotient and remainder move by those of d / a, and a remainder that
- * reaches a carries one. (Two 64-bit divisions a bound a row cost more than small sprites'
- * pixels.) */
-typedef struct lk_quotient {
-    int64_t q, r, a, dq, dr;
-} lk_quotient;
+/* A number divided by a > 0: n = q·a + r, 0 <= r < a. */
+typedef struct lk_division {
+    int64_t q, r;
+} lk_division;
 
-static lk_quotient quotient_start(int64_t n, int64_t d, int64_t a) {
-    lk_quotient s = {floor_div(n, a), 0, a, floor_div(d, a), 0};
-    s.r = n - s.q * a;
-    s.dr = d - s.dq * a;
-    return s;
-}
-
-LK_INLINE void quotient_step(lk_quotient *s) {
-    s->q += s->dq;
-    s->r += s->dr;
-    if (s->r >= s->a) {
-        s->r -= s->a;
-        s->q++;
-    }
-}
-
-/* keep_between(a, b, low, high) for rows y, y + 1, … where b grows by db a row: the first and
- * last x are −⌊(b − low) / a⌋ and ⌊(high − b) / a⌋ for a > 0 (low and high change places for
- * a < 0, dividing by |a|), each walked as a quotient. */
-typedef struct lk_bound {
-    int64_t a, b, db, low, high;
-    lk_quotient first, last;
-} lk_bound;
-
-static lk_bound bound_start(int64_t a, int64_t b, int64_t db, int64_t low, int64_t high) {
-    lk_bound k;
-    memset(&k, 0, sizeof k);
-    k.a = a, k.b = b, k.db = db, k.low = low, k.high = high;
-    if (a > 0) {
-        k.first = quotient_start(b - low, db, a);
-        k.last = quotient_start(high - b, -db, a);
-    } else if (a < 0) {
-        k.first = quotient_start(high - b, -db, -a);
-        k.last = quotient_start(b - low, db, -a);
-    }
-    return k;
-}
-
-LK_INLINE void bound_apply(const lk_bound *k, int64_t *lo, int64_t *hi) {
-#ifdef DEBUG
-    int64_t check_lo = *lo, check_hi = *hi;
-    keep_between(k->a, k->b, k->low, k->high, &check_lo, &check_hi);
-#endif
-    if (k->a == 0) {
-        if (k->b < k->low || k->b > k->high) *hi = *lo;
-    } else {
-        if (-k->first.q > *lo) *lo = -k->first.q;
-        if (k->last.q + 1 < *hi) *hi = k->last.q + 1;
-        if (*hi < *lo) *hi = *lo;
-    }
-#ifdef DEBUG
-    /* Debug builds (the tests') check every row's walked bounds against the divisions. */
-    assert(*lo == check_lo && *hi == check_hi);
-#endif
-}
-
-LK_INLINE void bound_step(lk_bound *k) {
-    k->b += k->db;
-    if (k->a == 0) return;
-    quotient_step(&k->first);
-    quotient_step(&k->last);
+static lk_division divide(int64_t n, int64_t a) {
+    lk_division d = {floor_div(n, a), 0};
+    d.r = n - d.q * a;
+    return d;
 }
 
 /* Where a composite's samples can be non-zero, in 16.16 source coordinates X and Y (each
@@ -213,48 +153,126 @@ typedef struct lk_span_limits {
     int64_t inner_low, inner_high_x, inner_high_y;
 } lk_span_limits;
 
+/* One axis of a composite's spans, row by row: the pixels x whose coordinate a·x + b lies
+ * between the span's limits, and the inner span's, where b grows by db a row.
+ *
+ * With A = |a| and t = b − low walked as a quotient of A (t = q·A + r, one division-free step
+ * a row: q and r move by those of db / A, and a remainder that reaches A carries one), every
+ * bound is q moved by constants divided once: ⌊(t − D) / A⌋ = q − Dq − (r < Dr) for
+ * D = Dq·A + Dr, and ⌊(H − t) / A⌋ = Hq − q − (r > Hr). For a > 0 the span is
+ * −⌊(b − low) / A⌋ … ⌊(high − b) / A⌋; for a < 0 its ends change places and sign. (Dividing
+ * each bound anew cost two 64-bit divisions a bound a row, more than a small sprite's pixels;
+ * walking each bound apart, eight quotient steps a row.) */
+typedef struct lk_axis {
+    int64_t a, b, db;
+    int64_t low, high, inner_low, inner_high;
+    int64_t A;
+    lk_division t, dt;
+    /* high − low, inner_low − low and inner_high − low, divided by A. */
+    lk_division span_high, inner_low_d, inner_high_d;
+} lk_axis;
+
+static lk_axis axis_start(int64_t a, int64_t b, int64_t db, int64_t low, int64_t high, int64_t inner_low,
+                          int64_t inner_high) {
+    lk_axis k;
+    memset(&k, 0, sizeof k);
+    k.a = a, k.b = b, k.db = db;
+    k.low = low, k.high = high, k.inner_low = inner_low, k.inner_high = inner_high;
+    if (a == 0) return k;
+    k.A = a > 0 ? a : -a;
+    k.t = divide(b - low, k.A);
+    k.dt = divide(db, k.A);
+    k.span_high = divide(high - low, k.A);
+    k.inner_low_d = divide(inner_low - low, k.A);
+    k.inner_high_d = divide(inner_high - low, k.A);
+    return k;
+}
+
+LK_INLINE void axis_step(lk_axis *k) {
+    k->b += k->db;
+    k->t.q += k->dt.q;
+    k->t.r += k->dt.r;
+    if (k->t.r >= k->A) {
+        k->t.r -= k->A;
+        k->t.q++;
+    }
+}
+
+/* Narrows [*lo, *hi) to the pixels between low and high + 1 exclusive, given ⌊(b − low) / A⌋
+ * as `from_low` and ⌊(high − b) / A⌋ as `to_high`. */
+LK_INLINE void axis_keep(const lk_axis *k, int64_t from_low, int64_t to_high, int64_t *lo, int64_t *hi) {
+    const int64_t first = k->a > 0 ? -from_low : -to_high, last = k->a > 0 ? to_high : from_low;
+    if (first > *lo) *lo = first;
+    if (last + 1 < *hi) *hi = last + 1;
+    if (*hi < *lo) *hi = *lo;
+}
+
+/* The axis's span and inner span, narrowing [*lo, *hi) and [*in_lo, *in_hi) (`inner`: the
+ * inner span is wanted). */
+LK_INLINE void axis_apply(const lk_axis *k, int inner, int64_t *lo, int64_t *hi, int64_t *in_lo, int64_t *in_hi) {
+#ifdef DEBUG
+    int64_t check_lo = *lo, check_hi = *hi, check_in_lo = *in_lo, check_in_hi = *in_hi;
+    keep_between(k->a, k->b, k->low, k->high, &check_lo, &check_hi);
+    if (inner) keep_between(k->a, k->b, k->inner_low, k->inner_high, &check_in_lo, &check_in_hi);
+#endif
+    if (k->a == 0) {
+        if (k->b < k->low || k->b > k->high) *hi = *lo;
+        if (inner && (k->b < k->inner_low || k->b > k->inner_high)) *in_hi = *in_lo;
+    } else {
+        const int64_t q = k->t.q, r = k->t.r;
+        axis_keep(k, q, k->span_high.q - q - (r > k->span_high.r), lo, hi);
+        if (inner)
+            axis_keep(k, q - k->inner_low_d.q - (r < k->inner_low_d.r), k->inner_high_d.q - q - (r > k->inner_high_d.r),
+                      in_lo, in_hi);
+    }
+#ifdef DEBUG
+    /* Debug builds (the tests') check every row's walked bounds against the divisions. */
+    assert(*lo == check_lo && *hi == check_hi);
+    assert(!inner || (*in_lo == check_in_lo && *in_hi == check_in_hi));
+#endif
+}
+
 /* A composite's spans, row by row: the pixels whose samples can be non-zero (the span) and, for
  * bilinear, those whose four texels are all inside (the inner span), at destination row `row`;
  * x.b and y.b are the row's X and Y at pixel 0. */
 typedef struct lk_affine_spans {
     int bilinear;
     int64_t row;
-    lk_bound x, y, inner_x, inner_y;
+    lk_axis x, y;
 } lk_affine_spans;
 
 /* Rows a walk steps through to reach the next one asked for; farther, it starts again (a
- * start costs eight 64-bit divisions, a step a few additions per bound). */
+ * start costs ten 64-bit divisions an axis, a step a few additions). */
 #define LK_MAX_STEPS 64
 
 static void spans_start(lk_affine_spans *s, const lk_span_limits *l, const int32_t m[6], int64_t kx, int64_t ky,
                         int64_t y) {
     const int64_t bx = (int64_t)m[1] * y + m[2] + kx, by = (int64_t)m[4] * y + m[5] + ky;
     s->row = y;
-    s->x = bound_start(m[0], bx, m[1], l->low_x, l->high_x);
-    s->y = bound_start(m[3], by, m[4], l->low_y, l->high_y);
-    if (s->bilinear) {
-        s->inner_x = bound_start(m[0], bx, m[1], l->inner_low, l->inner_high_x);
-        s->inner_y = bound_start(m[3], by, m[4], l->inner_low, l->inner_high_y);
-    }
-}
-
-LK_INLINE void spans_step(lk_affine_spans *s) {
-    s->row++;
-    bound_step(&s->x);
-    bound_step(&s->y);
-    if (s->bilinear) {
-        bound_step(&s->inner_x);
-        bound_step(&s->inner_y);
-    }
+    s->x = axis_start(m[0], bx, m[1], l->low_x, l->high_x, l->inner_low, l->inner_high_x);
+    s->y = axis_start(m[3], by, m[4], l->low_y, l->high_y, l->inner_low, l->inner_high_y);
 }
 
 /* Moves the spans to row y: stepped from the row they are at when it is a little below it,
  * started afresh otherwise. */
 LK_INLINE void spans_move(lk_affine_spans *s, const lk_span_limits *l, const int32_t m[6], int64_t kx, int64_t ky,
                           int64_t y) {
-    if (y < s->row || y > s->row + LK_MAX_STEPS) spans_start(s, l, m, kx, ky, y);
-    else
-        while (s->row < y) spans_step(s);
+    if (y < s->row || y > s->row + LK_MAX_STEPS) {
+        spans_start(s, l, m, kx, ky, y);
+        return;
+    }
+    for (; s->row < y; s->row++) {
+        axis_step(&s->x);
+        axis_step(&s->y);
+    }
+}
+
+/* Row y's span [*lo, *hi) and inner span [*in_lo, *in_hi), from [*lo, *hi) given. */
+LK_INLINE void spans_at(const lk_affine_spans *s, int64_t *lo, int64_t *hi, int64_t *in_lo, int64_t *in_hi) {
+    *in_lo = *lo, *in_hi = *hi;
+    axis_apply(&s->x, s->bilinear, lo, hi, in_lo, in_hi);
+    axis_apply(&s->y, s->bilinear, lo, hi, in_lo, in_hi);
+    if (!s->bilinear) *in_lo = *lo, *in_hi = *hi;
 }
 
 /* ---- Clear borders ---- */
@@ -414,14 +432,8 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
         const int32_t y2 = band->y2 > dst_y2 ? (int32_t)dst_y2 : band->y2;
         for (int32_t y = y1; y < y2; y++) {
             spans_move(&spans, &limits, m, kx, ky, y);
-            int64_t lo = band_x1, hi = band_x2;
-            bound_apply(&spans.x, &lo, &hi);
-            bound_apply(&spans.y, &lo, &hi);
-            int64_t in_lo = lo, in_hi = hi;
-            if (bilinear && lo < hi) {
-                bound_apply(&spans.inner_x, &in_lo, &in_hi);
-                bound_apply(&spans.inner_y, &in_lo, &in_hi);
-            }
+            int64_t lo = band_x1, hi = band_x2, in_lo, in_hi;
+            spans_at(&spans, &lo, &hi, &in_lo, &in_hi);
             if (lo < hi && (y + 1 < y2 || end < job->box_count)) prefetch_row(job, y + 1, lo, hi);
             for (int32_t k = first; k < end; k++) {
                 lk_box box;
