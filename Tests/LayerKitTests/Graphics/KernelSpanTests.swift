@@ -7,7 +7,7 @@ import Testing
 /// rows shared by the boxes of a band, runs split into inner and edge parts. Whatever the walk,
 /// the pixels are pixman's.
 @Suite struct KernelSpanTests {
-    /// Sources inside clear frames of 0 to 4 texels a side (a blurred shadow has several), some
+    /// Sources inside clear frames of 0 to 10 texels a side (a blurred shadow has several), some
     /// wholly clear or with one texel that is not: the spans shrink to the texels that are not
     /// clear, and every variant still draws pixman's pixels, over and source, in any clip.
     @Test func clearBordersDrawPixmansPixels() throws {
@@ -180,8 +180,10 @@ enum KernelSpanFixtures {
         case 0: return Frame(allClear: true)
         case 1: return Frame(onlyOne: (Int.random(in: 0..<40, using: &g), Int.random(in: 0..<40, using: &g)))
         default:
-            return Frame(left: Int.random(in: 0...4, using: &g), top: Int.random(in: 0...4, using: &g),
-                         right: Int.random(in: 0...4, using: &g), bottom: Int.random(in: 0...4, using: &g))
+            // Up to 4 a side, or up to 10: wider than the eight bytes a row's ends are read in.
+            let most = Bool.random(using: &g) ? 4 : 10
+            return Frame(left: Int.random(in: 0...most, using: &g), top: Int.random(in: 0...most, using: &g),
+                         right: Int.random(in: 0...most, using: &g), bottom: Int.random(in: 0...most, using: &g))
         }
     }
 
