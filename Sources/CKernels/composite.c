@@ -348,7 +348,11 @@ static lk_box texels_not_clear(const lk_job *job, int64_t budget) {
  * it can: a left edge run grows to a multiple of the variant's lanes (`lanes`, a power of two)
  * and an inner run followed by an edge run keeps whole steps, the rest going to the edge run
  * (the edge code draws inner pixels too), so that short rows are not three part-filled steps.
- * An inner run left empty merges its edge runs into one. */
+ * An inner run left empty, or short (LK_SHORT_INNER), merges with its edge runs into one. */
+/* Inner runs shorter than this many steps between edge runs are drawn by the edge function
+ * with them: a call costs about a step, and an edge step little more than an inner one. */
+#define LK_SHORT_INNER 8
+
 LK_INLINE void draw_row(const lk_job *job, const lk_kernel_entry *e, const lk_row *row, int64_t lanes,
                         const int32_t m[6], int64_t bx, int64_t by, int32_t y, int64_t lo, int64_t hi, int64_t in_lo,
                         int64_t in_hi) {
@@ -363,7 +367,7 @@ LK_INLINE void draw_row(const lk_job *job, const lk_kernel_entry *e, const lk_ro
         if (in_hi < hi) in_hi -= (in_hi - in_lo) & part;
     }
     /* Within the span every coordinate fits pixman's 32 bits. */
-    if (in_lo >= in_hi) {
+    if (in_lo >= in_hi || ((in_lo > lo || in_hi < hi) && in_hi - in_lo < LK_SHORT_INNER * lanes)) {
         e->edge(row, (int32_t)(m[0] * lo + bx), (int32_t)(m[3] * lo + by), dst_pixel(job, lo, y), (int32_t)(hi - lo));
         return;
     }
