@@ -54,6 +54,14 @@ LK_SIMD vi v_blend_a8(vi color, const uint32_t *dst, vi coverage, int n) {
     return v_over(s, v_load_n(dst, n));
 }
 
+/* v_blend_a8 for a color whose red, green and blue are 0 (a black shadow's), `alpha` its alpha
+ * in each lane: the color times the coverage is its alpha times the coverage, alone. */
+LK_SIMD vi v_blend_a8_alpha(vi alpha, const uint32_t *dst, vi coverage, int n) {
+    const vi sa = v_mulhi16(v_add16(v_mullo16(coverage, alpha), v_set1(0x80)), v_set1(0x0101));
+    const vi ia = v_sub(v_set1(255), sa);
+    return v_adds8(v_slli(sa, 24), v_mul_un8(v_load_n(dst, n), v_or(ia, v_slli(ia, 16))));
+}
+
 LK_SIMD void v_put_a8(const lk_context *c, uint32_t *dst, vi coverage, int n) {
     v_store_n(dst, v_blend_a8(v_set1((int32_t)c->color), dst, coverage, n), n);
 }
@@ -338,7 +346,13 @@ static void argb_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_
 LK_SIMD void v_a8_affine_bilinear_run(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst,
                                       int32_t count, int edge) {
     const lk_a8_source s = v_a8_source(r->context);
-    const vi color = v_set1((int32_t)r->context->color);
+    const uint32_t c = r->context->color;
+    if ((c & 0xffffff) == 0) {
+        const vi alpha = v_set1((int32_t)(c >> 24));
+        LK_AFFINE_STEPS(v_blend_a8_alpha(alpha, dst + i, v_a8_affine_sample(&s, vx, vy, edge), n))
+        return;
+    }
+    const vi color = v_set1((int32_t)c);
     LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_affine_sample(&s, vx, vy, edge), n))
 }
 

@@ -32,6 +32,35 @@ import Testing
         #expect(compared > 500, "only \(compared) compared")
     }
 
+    /// Black at any alpha and opacity (a shadow's usual color, which the SIMD rows multiply by
+    /// the coverage in its alpha alone): pixman's pixels, and the variants agree.
+    @Test func blackThroughCoverageMatchesPixman() throws {
+        var g = SeededGenerator(seed: 81)
+        var compared = 0
+        for trial in 0..<300 {
+            let sw = Int.random(in: 2...60, using: &g), sh = Int.random(in: 2...60, using: &g)
+            let dw = Int.random(in: 1...80, using: &g), dh = Int.random(in: 1...80, using: &g)
+            let mask = try KernelFixtures.mask(width: sw, height: sh, &g)
+            let target = try KernelFixtures.bitmap(width: dw, height: dh, &g)
+            let transform = KernelFixtures.affineMap(source: sw, sh, target: dw, dh, &g)
+            let alpha = [1, 0.35, 1.0 / 255, Double.random(in: 0...1, using: &g)][Int.random(in: 0..<4, using: &g)]
+            let color = Color(red: 0, green: 0, blue: 0, alpha: alpha)
+            let clip = KernelFixtures.clip(width: dw, height: dh, &g), opacity = KernelFixtures.opacity(&g)
+            guard let drawn = try KernelFixtures.drawn(on: target, by: [.pixman] + KernelFixtures.kernelEngines, {
+                (b: Bitmap) throws(BitmapError) in
+                try b.composite(mask, color: color, transform: transform, filter: .bilinear, clip: clip, opacity: opacity)
+            }) else { continue }
+            for (variant, copy) in zip(KernelVariant.available, drawn.dropFirst()) {
+                #expect(copy.hasSamePixels(as: drawn[1]), "\(variant) differs from scalar in trial \(trial)")
+            }
+            guard let area = try target.transformedArea(mask.bounds, transform.kind, transform, .bilinear, .over, clip, 1)?.1,
+                  KernelFixtures.pixmanDraws(transform, area: area) else { continue }
+            #expect(drawn[1].hasSamePixels(as: drawn[0]), "trial \(trial): \(sw)x\(sh), alpha \(alpha) through \(transform)")
+            compared += 1
+        }
+        #expect(compared > 150, "only \(compared) compared")
+    }
+
     /// Whole-pixel placements go to pixman's solid-through-A8 path: the color times each coverage.
     @Test func integerPlacementMultipliesTheColorByTheCoverage() throws {
         let mask = try AlphaMask(width: 3, height: 1)
