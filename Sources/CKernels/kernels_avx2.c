@@ -203,6 +203,10 @@ LK_SIMD void avx2_fetch_pairs(const lk_context *c, vi x0, vi y0, vi *tl, vi *tr,
 }
 
 #define LK_AFFINE_SAMPLE avx2_affine_sample
+/* Defined after the template, whose A8 source and quads it uses. */
+typedef struct lk_a8_source lk_a8_source;
+LK_SIMD vi avx2_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge);
+#define LK_A8_AFFINE_SAMPLE avx2_a8_affine_sample
 #define LK_FETCH_PAIRS avx2_fetch_pairs
 #define LK_FETCH4_CHECKED avx2_fetch4_checked
 #define LK_FETCH1 avx2_fetch1
@@ -269,6 +273,31 @@ LK_SIMD void v_project(const lk_context *c, const lk_row *r, double px, int bili
 }
 
 #include "kernels_simd.h"
+
+/* A8 bilinear coverage with byte multiplies: pmaddubsw multiplies each pixel's quad (tl tr bl
+ * br) by the signed bytes −(128 − dx) and −dx, giving minus each row's l·(128 − dx) + r·dx (at
+ * most 255 · 128: no saturation); pmaddwd takes the rows with the words −(128 − dy) and −dy,
+ * top·(128 − dy) + bottom·dy, and >> 14 truncates as pixman does. Edge lanes move their
+ * weights as in avx2_affine_sample. */
+LK_SIMD vi avx2_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge) {
+    const vi half = v_set1(0x8000), bits = v_set1(0x7f);
+    vi xs = v_sub(fx, half), ys = v_sub(fy, half);
+    vi x0 = v_srai(xs, 16), y0 = v_srai(ys, 16);
+    vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
+    /* The bytes dx − 128 (low) and −dx (high) make the word 128 − 255 · dx, in both halves. */
+    vi wh = v_add(v_sub(v_set1(128), v_slli(dx, 8)), dx);
+    wh = v_or(v_and(wh, v_set1(0xffff)), v_slli(wh, 16));
+    /* The words dy − 128 (low) and −dy (high): (dy − 128) + (1 − dy) · 65536. */
+    vi wv = v_sub(v_add(dy, v_set1(0xff80)), v_slli(dy, 16));
+    if (edge) {
+        vi before, after;
+        avx2_edge_pairs(&x0, s->width, &before, &after);
+        wh = v_select(before, _mm256_srli_epi16(wh, 8), v_select(after, _mm256_slli_epi16(wh, 8), wh));
+        avx2_edge_pairs(&y0, s->height, &before, &after);
+        wv = v_select(before, v_srli(wv, 16), v_select(after, v_slli(wv, 16), wv));
+    }
+    return v_srli(_mm256_madd_epi16(_mm256_maddubs_epi16(v_a8_quads(s, x0, y0), wh), wv), 14);
+}
 
 #pragma clang attribute pop
 

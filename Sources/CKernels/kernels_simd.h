@@ -11,7 +11,7 @@
  *   v_from v_lanes v_to v_load_n v_store_n v_all                               memory, tests
  *   LK_FETCH_PAIRS LK_FETCH4_CHECKED LK_FETCH1 LK_FETCH1_CHECKED               a8r8g8b8 texels
  *   v_project                                                                   perspective
- *   LK_AFFINE_SAMPLE (optional)                                                 a faster sample
+ *   LK_AFFINE_SAMPLE, LK_A8_AFFINE_SAMPLE (optional)                            faster samples
  *   LK_TABLE                                                                    the table's name
  *
  * (The unpacks and packs may work within 128-bit halves, as AVX2's do: the code pairs them so
@@ -246,6 +246,7 @@ LK_SIMD vi v_a8_bilinear(vi quads, vi h, vi v) {
 /* pixman's bilinear coverage of A8 pixels at 16.16 (fx, fy): inner, or edge (as
  * v_affine_sample) of a source at least 2x2. Edge lanes move their weight pairs by a half: a
  * pair read from one texel on gives its first texel the second's weight, and so on. */
+#ifndef LK_A8_AFFINE_SAMPLE
 LK_SIMD vi v_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge) {
     const vi half = v_set1(0x8000), bits = v_set1(0x7f), one = v_set1(128);
     vi xs = v_sub(fx, half), ys = v_sub(fy, half);
@@ -261,6 +262,9 @@ LK_SIMD vi v_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge) {
     }
     return v_a8_bilinear(v_a8_quads(s, x0, y0), h, v);
 }
+#else
+#define v_a8_affine_sample LK_A8_AFFINE_SAMPLE
+#endif
 
 /* The same for sources 1 wide or tall. */
 LK_SIMD vi v_a8_affine_sample_checked(const lk_context *c, vi fx, vi fy) {
