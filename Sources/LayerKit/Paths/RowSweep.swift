@@ -1,0 +1,435 @@
+import Foundation
+
+/// The sweep of one fill, row by row, over prepared scratch (see `ScanConverter`).
+///
+/// In each pixel row the chains crossing it are sorted by x at the row's middle (they keep
+/// their order from row to row, so the insertion sort does little). Neighbours whose x-ranges
+/// in the row overlap are checked for a crossing, exactly: both are polylines, so their
+/// difference in x is linear between their vertices. Where none crosses, walking the chains
+/// left to right tells, from the winding number, which of them bound the rule's inside, and
+/// only those add their signed area. Where neighbours cross, the row is cut into bands at the
+/// crossings and each band is swept the same way; a row in which a chain begins or ends is cut
+/// there first, so that every chain of a band spans it.
+///
+/// Areas accumulate in a row of cells (font-rs's method: a cell receives the change of coverage
+/// from the column before it), and the running sum, left to right, is the coverage. Only the
+/// blocks of `blockSize` cells that received something are summed cell by cell; the runs
+/// between them have one coverage each and are filled at once.
+struct RowSweep {
+    static let blockShift = 5, blockSize = 1 << blockShift
+    /// Rows with more cuts or chains than these take the signed-area sum, as FreeType's
+    /// rasterizer does (exact except where the winding passes 1): thousands of edges starting
+    /// or crossing in one pixel row would otherwise cost bands × chains.
+    static let maximumCuts = 64, maximumExactChains = 256
+    /// Bands cut at crossings in one row, at most; then the order at the band's middle stands.
+    static let crossingBudget = 256
+    /// Crossings collected in one band before it is cut (its parts find any others).
+    static let maximumCrossingsPerBand = 32
+    /// Chains closer than this in x count as touching, not crossing.
+    static let slack = 1e-9
+
+    let edges: UnsafeMutablePointer<ScanEdge>
+    let chains: UnsafeMutablePointer<ScanChain>
+    let order: UnsafeMutablePointer<Int32>
+    let chainCount: Int
+    let active: UnsafeMutablePointer<Int32>
+    var activeCount = 0
+    let band: UnsafeMutablePointer<Int32>
+    let keys: UnsafeMutablePointer<Double>
+    let lows: UnsafeMutablePointer<Double>
+    let highs: UnsafeMutablePointer<Double>
+    let cuts: UnsafeMutablePointer<Double>
+    let acc: UnsafeMutablePointer<Double>
+    let blocks: UnsafeMutablePointer<UInt8>
+    /// The first and last cell that received area in this row.
+    var firstCell = Int.max, lastCell = -1
+    let width: Int, height: Int
+    let summingAreas: Bool
+
+    init(_ scratch: ScanScratch, width: Int, height: Int, summingAreas: Bool) {
+        edges = scratch.edges.base
+        chains = scratch.chains.base
+        order = scratch.order.base
+        chainCount = scratch.chainCount
+        active = scratch.active.base
+        band = scratch.band.base
+        keys = scratch.keys.base
+        lows = scratch.lows.base
+        highs = scratch.highs.base
+        cuts = scratch.cuts.base
+        acc = scratch.accumulation.base
+        blocks = scratch.blocks.base
+        self.width = width
+        self.height = height
+        self.summingAreas = summingAreas
+    }
+
+    mutating func run(rule: FillRule, output: UnsafeMutablePointer<UInt8>, stride: Int) {
+        var next = 0
+        for row in 0..<height {
+            let out = output + row * stride
+            let top = Double(row), bottom = top + 1
+            while next < chainCount, chains[Int(order[next])].yTop < bottom {
+                active[activeCount] = order[next]
+                activeCount += 1
+                next += 1
+            }
+            // Drop the chains that ended, move the others' cursors to this row, and see
+            // whether any begins or ends inside it.
+            var kept = 0
+            var cut = false
+            for i in 0..<activeCount {
+                let c = Int(active[i])
+                guard chains[c].yBottom > top else { continue }
+                var k = chains[c].cursor
+                while edges[k].yBottom <= top { k += 1 }
+                chains[c].cursor = k
+                if chains[c].yTop > top || chains[c].yBottom < bottom { cut = true }
+                active[kept] = active[i]
+                kept += 1
+            }
+            activeCount = kept
+            guard activeCount > 0 else {
+                out.initialize(repeating: 0, count: width)
+                continue
+            }
+            if summingAreas || activeCount > Self.maximumExactChains {
+                sumAreas(rowTop: top)
+            } else if cut {
+                cutRow(top: top, rule: rule)
+            } else {
+                var budget = Self.crossingBudget
+                sweep(top, bottom, rowTop: top, active, activeCount, rule: rule, budget: &budget)
+            }
+            emitRow(out, rule: rule)
+        }
+    }
+
+    /// Every chain adds its signed area over the row.
+    private mutating func sumAreas(rowTop top: Double) {
+        for i in 0..<activeCount {
+            let c = chains[Int(active[i])]
+            depositChain(c, top, top + 1, rowTop: top, sign: c.direction)
+        }
+    }
+
+    /// A row in which chains begin or end: cut into bands there, each swept with the chains
+    /// spanning it.
+    private mutating func cutRow(top: Double, rule: FillRule) {
+        let bottom = top + 1
+        var count = 0
+        cuts[count] = top
+        count += 1
+        for i in 0..<activeCount {
+            let c = chains[Int(active[i])]
+            if c.yTop > top { cuts[count] = c.yTop; count += 1 }
+            if c.yBottom < bottom { cuts[count] = c.yBottom; count += 1 }
+        }
+        cuts[count] = bottom
+        count += 1
+        guard count <= Self.maximumCuts else {
+            sumAreas(rowTop: top)
+            return
+        }
+        Self.insertionSort(cuts, count)
+        var budget = Self.crossingBudget
+        for k in 0..<(count - 1) where cuts[k + 1] > cuts[k] {
+            let ya = cuts[k], yb = cuts[k + 1]
+            var n = 0
+            for i in 0..<activeCount {
+                let c = chains[Int(active[i])]
+                if c.yTop <= ya, c.yBottom >= yb {
+                    band[n] = active[i]
+                    n += 1
+                }
+            }
+            if n > 0 { sweep(ya, yb, rowTop: top, band, n, rule: rule, budget: &budget) }
+        }
+    }
+
+    /// Sweeps the band from `ya` to `yb` (inside the row at `rowTop`) in which every chain of
+    /// `list` spans it: sorts them, cuts the band where neighbours cross, and adds the area of
+    /// the chains where the rule's inside begins (+) or ends (−).
+    private mutating func sweep(_ ya: Double, _ yb: Double, rowTop: Double, _ list: UnsafeMutablePointer<Int32>, _ n: Int,
+                                rule: FillRule, budget: inout Int) {
+        measure(ya, yb, list, n)
+        sortByKey(list, n)
+        if n > 1, budget > 0, yb - ya > 1e-9, overlap(n) {
+            let wasCut = withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.maximumCrossingsPerBand) { buffer -> Bool in
+                let splits = buffer.baseAddress!
+                var count = 0
+                for j in 0..<(n - 1) where highs[j] > lows[j + 1] {
+                    crossings(of: chains[Int(list[j])], and: chains[Int(list[j + 1])], ya, yb, into: splits, &count)
+                }
+                guard count > 0 else { return false }
+                Self.insertionSort(splits, count)
+                budget -= count
+                var from = ya
+                for k in 0..<count where splits[k] > from {
+                    sweep(from, splits[k], rowTop: rowTop, list, n, rule: rule, budget: &budget)
+                    from = splits[k]
+                }
+                sweep(from, yb, rowTop: rowTop, list, n, rule: rule, budget: &budget)
+                return true
+            }
+            if wasCut { return }
+        }
+        var winding = 0.0
+        var inside = false
+        for j in 0..<n {
+            let c = chains[Int(list[j])]
+            let wasInside = inside
+            switch rule {
+            case .nonZero:
+                winding += c.direction
+                inside = winding != 0
+            case .evenOdd:
+                inside.toggle()
+            }
+            if inside != wasInside {
+                depositChain(c, ya, yb, rowTop: rowTop, sign: inside ? 1 : -1)
+            }
+        }
+    }
+
+    /// Whether any two neighbours of the sorted band share x in it (only those can cross).
+    private func overlap(_ n: Int) -> Bool {
+        for j in 0..<(n - 1) where highs[j] > lows[j + 1] { return true }
+        return false
+    }
+
+    /// For each chain of the band: x at its middle, and its least and greatest x in it.
+    private func measure(_ ya: Double, _ yb: Double, _ list: UnsafeMutablePointer<Int32>, _ n: Int) {
+        let mid = (ya + yb) / 2
+        for j in 0..<n {
+            let c = chains[Int(list[j])]
+            var k = c.cursor
+            while edges[k].yBottom <= ya { k += 1 }
+            var e = edges[k]
+            let xa = e.x(at: ya)
+            var low = xa, high = xa, key = xa
+            while true {
+                let y = min(e.yBottom, yb)
+                let x = e.x(at: y)
+                low = min(low, x)
+                high = max(high, x)
+                if e.yTop <= mid, mid <= y { key = e.x(at: mid) }
+                if y >= yb { break }
+                k += 1
+                e = edges[k]
+            }
+            keys[j] = key
+            lows[j] = low
+            highs[j] = high
+        }
+    }
+
+    /// Insertion sort of the band by key, carrying the ranges along: bands are nearly sorted
+    /// (the active chains keep their order from row to row).
+    private func sortByKey(_ list: UnsafeMutablePointer<Int32>, _ n: Int) {
+        guard n > 1 else { return }
+        for i in 1..<n {
+            let key = keys[i]
+            guard keys[i - 1] > key else { continue }
+            let value = list[i], low = lows[i], high = highs[i]
+            var j = i - 1
+            while j >= 0, keys[j] > key {
+                keys[j + 1] = keys[j]; list[j + 1] = list[j]; lows[j + 1] = lows[j]; highs[j + 1] = highs[j]
+                j -= 1
+            }
+            keys[j + 1] = key; list[j + 1] = value; lows[j + 1] = low; highs[j + 1] = high
+        }
+    }
+
+    /// Where chain `b`, right of `a` at the band's middle, passes to its left or back inside
+    /// the band: between consecutive vertices of either, their difference in x is linear, so
+    /// each change of its sign is one crossing, found exactly.
+    private func crossings(of a: ScanChain, and b: ScanChain, _ ya: Double, _ yb: Double,
+                           into splits: UnsafeMutablePointer<Double>, _ count: inout Int) {
+        var ia = a.cursor, ib = b.cursor
+        while edges[ia].yBottom <= ya { ia += 1 }
+        while edges[ib].yBottom <= ya { ib += 1 }
+        var y0 = ya
+        var d0 = edges[ib].x(at: ya) - edges[ia].x(at: ya)
+        while count < Self.maximumCrossingsPerBand {
+            let ea = edges[ia], eb = edges[ib]
+            let y1 = min(ea.yBottom, eb.yBottom, yb)
+            let d1 = eb.x(at: y1) - ea.x(at: y1)
+            if (d0 < -Self.slack) != (d1 < -Self.slack) {
+                let y = y0 + (y1 - y0) * (d0 / (d0 - d1))
+                if y > ya, y < yb {
+                    splits[count] = y
+                    count += 1
+                }
+            }
+            if y1 >= yb { break }
+            if ea.yBottom <= y1 { ia += 1 }
+            if eb.yBottom <= y1 { ib += 1 }
+            y0 = y1
+            d0 = d1
+        }
+    }
+
+    private static func insertionSort<T: Comparable>(_ v: UnsafeMutablePointer<T>, _ count: Int) {
+        guard count > 1 else { return }
+        for i in 1..<count {
+            let value = v[i]
+            var j = i - 1
+            while j >= 0, v[j] > value { v[j + 1] = v[j]; j -= 1 }
+            v[j + 1] = value
+        }
+    }
+
+    // MARK: Area
+
+    /// Adds the signed area right of each of the chain's edges between `ya` and `yb`.
+    @inline(__always)
+    private mutating func depositChain(_ c: ScanChain, _ ya: Double, _ yb: Double, rowTop: Double, sign: Double) {
+        var k = c.cursor
+        while k < c.end {
+            let e = edges[k]
+            if e.yTop >= yb { break }
+            if e.yBottom > ya { deposit(e, from: max(ya, e.yTop), to: min(yb, e.yBottom), rowTop: rowTop, sign: sign) }
+            k += 1
+        }
+    }
+
+    /// Adds the signed area right of the edge between `ya` and `yb` (inside one row) to the
+    /// accumulation cells; parts left of the area count wholly in its first column, parts right
+    /// of it not at all.
+    @inline(__always)
+    private mutating func deposit(_ e: ScanEdge, from ya: Double, to yb: Double, rowTop: Double, sign: Double) {
+        var xa = e.x(at: ya), xb = e.x(at: yb)
+        var ta = ya - rowTop, tb = yb - rowTop
+        let w = Double(width)
+        if xa <= 0, xb <= 0 {
+            acc[0] += sign * (tb - ta)
+            mark(0, 0)
+            return
+        }
+        if xa >= w, xb >= w { return }
+        if xa < 0 || xb < 0 {
+            let t = ta + (tb - ta) * (0 - xa) / (xb - xa)
+            acc[0] += xa < 0 ? sign * (t - ta) : sign * (tb - t)
+            mark(0, 0)
+            if xa < 0 { ta = t; xa = 0 } else { tb = t; xb = 0 }
+        }
+        if xa > w || xb > w {
+            let t = ta + (tb - ta) * (w - xa) / (xb - xa)
+            if xa > w { ta = t; xa = w } else { tb = t; xb = w }
+        }
+        guard tb > ta else { return }
+        accumulate(xa, ta, xb, tb, sign: sign)
+    }
+
+    /// Notes that cells `a...b` received area.
+    @inline(__always)
+    private mutating func mark(_ a: Int, _ b: Int) {
+        if a < firstCell { firstCell = a }
+        if b > lastCell { lastCell = b }
+        var k = a >> Self.blockShift
+        let last = b >> Self.blockShift
+        while k <= last {
+            blocks[k] = 1
+            k += 1
+        }
+    }
+
+    /// font-rs's accumulation of a line inside one row (0 ≤ x ≤ width): cell i receives the
+    /// change of coverage from column i − 1 to column i.
+    @inline(__always)
+    private mutating func accumulate(_ xa: Double, _ ya: Double, _ xb: Double, _ yb: Double, sign: Double) {
+        let d = sign * (yb - ya)
+        let x0 = min(xa, xb), x1 = max(xa, xb)
+        let x0floor = x0.rounded(.down), x0i = Int(x0floor)
+        let x1ceil = x1.rounded(.up), x1i = Int(x1ceil)
+        if x1i <= x0i + 1 {
+            let xmf = 0.5 * (xa + xb) - x0floor
+            acc[x0i] += d - d * xmf
+            acc[x0i + 1] += d * xmf
+            mark(x0i, x0i + 1)
+            return
+        }
+        let s = 1 / (x1 - x0)
+        let x0f = x0 - x0floor
+        let a0 = 0.5 * s * (1 - x0f) * (1 - x0f)
+        let x1f = x1 - x1ceil + 1
+        let am = 0.5 * s * x1f * x1f
+        acc[x0i] += d * a0
+        if x1i == x0i + 2 {
+            acc[x0i + 1] += d * (1 - a0 - am)
+        } else {
+            let a1 = s * (1.5 - x0f)
+            acc[x0i + 1] += d * (a1 - a0)
+            let step = d * s
+            var xi = x0i + 2
+            while xi < x1i - 1 {
+                acc[xi] += step
+                xi += 1
+            }
+            let a2 = a1 + Double(x1i - x0i - 3) * s
+            acc[x1i - 1] += d * (1 - a2 - am)
+        }
+        acc[x1i] += d * am
+        mark(x0i, x1i)
+    }
+
+    // MARK: Output
+
+    /// Writes the row's coverage from the cells, and clears them.
+    private mutating func emitRow(_ out: UnsafeMutablePointer<UInt8>, rule: FillRule) {
+        guard firstCell <= lastCell else {
+            out.initialize(repeating: 0, count: width)
+            return
+        }
+        // Cells past the row's last pixel change nothing in it.
+        let end = min(lastCell + 1, width)
+        var x = min(firstCell, width)
+        if x > 0 { out.initialize(repeating: 0, count: x) }
+        var sum = 0.0
+        var block = x >> Self.blockShift
+        while x < end {
+            let blockEnd = min((block + 1) << Self.blockShift, end)
+            if blocks[block] != 0 {
+                if rule == .nonZero {
+                    while x < blockEnd {
+                        sum += acc[x]
+                        acc[x] = 0
+                        out[x] = UInt8(min(abs(sum), 1) * 255 + 0.5)
+                        x += 1
+                    }
+                } else {
+                    while x < blockEnd {
+                        sum += acc[x]
+                        acc[x] = 0
+                        out[x] = Self.level(sum, rule)
+                        x += 1
+                    }
+                }
+            } else {
+                (out + x).initialize(repeating: Self.level(sum, rule), count: blockEnd - x)
+                x = blockEnd
+            }
+            block += 1
+        }
+        if x < width { (out + x).initialize(repeating: Self.level(sum, rule), count: width - x) }
+        if lastCell >= end {
+            for cell in end...lastCell { acc[cell] = 0 }
+        }
+        for b in (firstCell >> Self.blockShift)...(lastCell >> Self.blockShift) { blocks[b] = 0 }
+        firstCell = .max
+        lastCell = -1
+    }
+
+    /// 8-bit coverage for an accumulated sum. Under even-odd a sum above 1 folds back (2 → 0),
+    /// as FreeType does; only the signed-area fallback makes one.
+    @inline(__always)
+    private static func level(_ sum: Double, _ rule: FillRule) -> UInt8 {
+        var c = abs(sum)
+        if rule == .evenOdd {
+            c = c.truncatingRemainder(dividingBy: 2)
+            if c > 1 { c = 2 - c }
+        }
+        return UInt8(min(c, 1) * 255 + 0.5)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import LayerKit
+
+/// The row sweep against the exact-area oracle on random polygons: self-intersecting, under
+/// either rule, tiny and huge, with level edges and with vertices exactly on pixel lines.
+@Suite struct RowSweepTests {
+    static let side = 24
+
+    func render(_ polygons: [[CGPoint]], rule: FillRule, width: Int = side, height: Int = side) -> [UInt8] {
+        ScanConverter.withConverter { converter in
+            for polygon in polygons { polygon.withUnsafeBufferPointer { converter.addPolygon($0) } }
+            let stride = ScanConverter.rowBytes(width)
+            var output = [UInt8](repeating: 0xA5, count: stride * height)
+            output.withUnsafeMutableBufferPointer {
+                converter.render(rule: rule, area: PixelRect(x: 0, y: 0, width: width, height: height), into: $0.baseAddress!, stride: stride)
+            }
+            return (0..<height).flatMap { y in output[(y * stride)..<(y * stride + width)] }
+        }
+    }
+
+    /// The largest difference in 8-bit levels, and where.
+    func worst(_ ours: [UInt8], _ reference: [Double], width: Int = side) -> (levels: Double, x: Int, y: Int) {
+        var result = (levels: 0.0, x: 0, y: 0)
+        for (i, (a, b)) in zip(ours, reference).enumerated() where abs(Double(a) - b * 255) > result.levels {
+            result = (abs(Double(a) - b * 255), i % width, i / width)
+        }
+        return result
+    }
+
+    /// A coordinate in 0...size, a quarter of them on whole or half pixels.
+    func coordinate(_ size: CGFloat, _ generator: inout SplitMix64) -> CGFloat {
+        let u = CGFloat(generator.next() % 1_000_000) / 1_000_000 * size
+        switch generator.next() % 8 {
+        case 0: return u.rounded()
+        case 1: return (u * 2).rounded() / 2
+        default: return u
+        }
+    }
+
+    /// Random polygons whose points repeat a y now and then (level edges), some points reused
+    /// (spikes that come back on themselves).
+    func randomPolygons(_ count: Int, points: Int, size: CGFloat, offset: CGPoint = .zero,
+                        _ generator: inout SplitMix64) -> [[CGPoint]] {
+        (0..<count).map { _ in
+            var polygon: [CGPoint] = []
+            for k in 0..<points {
+                var p = CGPoint(x: coordinate(size, &generator), y: coordinate(size, &generator))
+                if k > 0, generator.next() % 5 == 0 { p.y = polygon[k - 1].y }
+                if k > 1, generator.next() % 11 == 0 { p = polygon[k - 2] }
+                polygon.append(CGPoint(x: p.x + offset.x, y: p.y + offset.y))
+            }
+            return polygon
+        }
+    }
+
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func randomSelfIntersectingPolygonsMatchTheOracle(_ rule: FillRule) {
+        var generator = SplitMix64(seed: rule == .nonZero ? 101 : 202)
+        for round in 0..<40 {
+            let polygons = randomPolygons(1 + round % 3, points: 3 + round % 9, size: CGFloat(Self.side) + 4,
+                                          offset: CGPoint(x: -2, y: -2), &generator)
+            let ours = render(polygons, rule: rule)
+            let (levels, x, y) = worst(ours, CoverageOracle.coverage(of: polygons, rule: rule, width: Self.side, height: Self.side))
+            #expect(levels <= 2, "\(rule) round \(round): \(levels) levels at \(x),\(y) for \(polygons)")
+        }
+    }
+
+    /// Polygons a few hundredths of a pixel across: their area lands in one or two pixels.
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func tinyPolygonsKeepTheirArea(_ rule: FillRule) {
+        var generator = SplitMix64(seed: 303)
+        for round in 0..<30 {
+            let origin = CGPoint(x: 3 + coordinate(16, &generator), y: 3 + coordinate(16, &generator))
+            let polygons = randomPolygons(2, points: 5, size: 0.05, offset: origin, &generator)
+            let ours = render(polygons, rule: rule)
+            let (levels, x, y) = worst(ours, CoverageOracle.coverage(of: polygons, rule: rule, width: Self.side, height: Self.side,
+                                                                     subrows: 4096))
+            #expect(levels <= 1, "\(rule) round \(round): \(levels) levels at \(x),\(y) for \(polygons)")
+        }
+    }
+
+    /// Polygons spanning millions of pixels, crossing the target: what reaches it is exact.
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func hugePolygonsAreExactWhereTheyCrossTheTarget(_ rule: FillRule) {
+        var generator = SplitMix64(seed: 404)
+        for round in 0..<20 {
+            // Long thin wedges through the target from far away, crossing one another.
+            let polygons = (0..<3).map { _ -> [CGPoint] in
+                let angle = CGFloat(generator.next() % 10_000) / 10_000 * 2 * .pi
+                let far = CGPoint(x: 12 + 3e6 * cos(angle), y: 12 + 3e6 * sin(angle))
+                let a = CGPoint(x: coordinate(24, &generator), y: coordinate(24, &generator))
+                let b = CGPoint(x: coordinate(24, &generator), y: coordinate(24, &generator))
+                return [far, a, b]
+            }
+            let ours = render(polygons, rule: rule)
+            let (levels, x, y) = worst(ours, CoverageOracle.coverage(of: polygons, rule: rule, width: Self.side, height: Self.side))
+            #expect(levels <= 2, "\(rule) round \(round): \(levels) levels at \(x),\(y) for \(polygons)")
+        }
+    }
+
+    /// Rectangles on whole pixels cover whole pixels, exactly: 255 where the winding number is
+    /// not 0 (overlaps once; one wound the other way cancels), 0 elsewhere.
+    @Test func pixelAlignedRectanglesAreExact() {
+        func rect(_ x0: CGFloat, _ y0: CGFloat, _ x1: CGFloat, _ y1: CGFloat, reversed: Bool = false) -> [CGPoint] {
+            let points = [CGPoint(x: x0, y: y0), CGPoint(x: x1, y: y0), CGPoint(x: x1, y: y1), CGPoint(x: x0, y: y1)]
+            return reversed ? points.reversed() : points
+        }
+        let polygons = [rect(2, 3, 10, 9), rect(6, 5, 14, 12), rect(8, 1, 12, 20, reversed: true)]
+        let ours = render(polygons, rule: .nonZero)
+        for y in 0..<Self.side {
+            for x in 0..<Self.side {
+                let p = CGPoint(x: CGFloat(x) + 0.5, y: CGFloat(y) + 0.5)
+                let winding = polygons.enumerated().reduce(0) { sum, entry in
+                    let r = entry.element
+                    let contains = min(r[0].x, r[2].x) < p.x && p.x < max(r[0].x, r[2].x) && min(r[0].y, r[2].y) < p.y && p.y < max(r[0].y, r[2].y)
+                    return sum + (contains ? (entry.offset == 2 ? -1 : 1) : 0)
+                }
+                let inside = winding != 0
+                #expect(ours[y * Self.side + x] == (inside ? 255 : 0), "pixel \(x),\(y)")
+            }
+        }
+    }
+
+    /// A target wider than one block of cells, with shapes at its far right and edges past it.
+    @Test func wideTargetsAgreeWithTheOracle() {
+        var generator = SplitMix64(seed: 505)
+        let width = 150, height = 12
+        for round in 0..<10 {
+            let polygons = randomPolygons(2, points: 7, size: 160, offset: CGPoint(x: -5, y: 0), &generator)
+                .map { $0.map { CGPoint(x: $0.x, y: $0.y / 12) } }
+            let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+            let ours = render(polygons, rule: rule, width: width, height: height)
+            let (levels, x, y) = worst(ours, CoverageOracle.coverage(of: polygons, rule: rule, width: width, height: height), width: width)
+            #expect(levels <= 2, "\(rule) round \(round): \(levels) levels at \(x),\(y) for \(polygons)")
+        }
+    }
+}
