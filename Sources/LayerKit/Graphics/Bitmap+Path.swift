@@ -37,8 +37,16 @@ extension Bitmap {
 
     /// Composites a solid color through the coverage of the converter's edges, over the pixels
     /// they touch (within `clip`).
+    ///
+    /// Without a clip the coverage goes straight into the pixels, span by span, as pixman would
+    /// composite it through a mask (bit for bit); with one, through a mask and pixman.
     func fill(_ converter: ScanConverter, with color: Color, rule: FillRule, clip: Region?) {
         guard let area = coverageArea(of: converter, clip: clip) else { return }
+        guard let clip else {
+            var sink = ColorBlendSink(pixels: pixels, pixelsPerRow: width, x: area.x, y: area.y, color: color.premultipliedARGB32)
+            converter.render(rule: rule, area: area, into: &sink)
+            return
+        }
         converter.renderMask(rule: rule, area: area) { mask, stride in
             composite(mask: mask, stride: stride, area: area, color: color, clip: clip)
         }

@@ -12,11 +12,10 @@ import Foundation
 /// there first, so that every chain of a band spans it.
 ///
 /// Areas accumulate in a row of cells (font-rs's method: a cell receives the change of coverage
-/// from the column before it), and the running sum, left to right, is the coverage. Only the
-/// blocks of `blockSize` cells that received something are summed cell by cell; the runs
-/// between them have one coverage each and are filled at once.
+/// from the column before it), and the running sum, left to right, is the coverage. A bit per
+/// cell says which received something: only those are summed one by one, and the runs between
+/// them, which have one coverage each, go to the sink whole.
 struct RowSweep {
-    static let blockShift = 5, blockSize = 1 << blockShift
     /// Rows with more cuts or chains than these take the signed-area sum, as FreeType's
     /// rasterizer does (exact except where the winding passes 1): thousands of edges starting
     /// or crossing in one pixel row would otherwise cost bands × chains.
@@ -40,9 +39,10 @@ struct RowSweep {
     let highs: UnsafeMutablePointer<Double>
     let cuts: UnsafeMutablePointer<Double>
     let acc: UnsafeMutablePointer<Double>
-    let blocks: UnsafeMutablePointer<UInt8>
-    /// The first and last cell that received area in this row.
-    var firstCell = Int.max, lastCell = -1
+    /// One bit per cell of `acc`: whether it received area in this row.
+    let touched: UnsafeMutablePointer<UInt64>
+    /// The first and last word of `touched` with a bit set in this row.
+    var firstWord = Int.max, lastWord = -1
     let width: Int, height: Int
     let summingAreas: Bool
 
@@ -58,16 +58,16 @@ struct RowSweep {
         highs = scratch.highs.base
         cuts = scratch.cuts.base
         acc = scratch.accumulation.base
-        blocks = scratch.blocks.base
+        touched = scratch.touched.base
         self.width = width
         self.height = height
         self.summingAreas = summingAreas
     }
 
-    mutating func run(rule: FillRule, output: UnsafeMutablePointer<UInt8>, stride: Int) {
+    mutating func run<Sink: CoverageSink>(rule: FillRule, into sink: inout Sink) {
         var next = 0
         for row in 0..<height {
-            let out = output + row * stride
+            sink.beginRow(row)
             let top = Double(row), bottom = top + 1
             while next < chainCount, chains[Int(order[next])].yTop < bottom {
                 active[activeCount] = order[next]
@@ -89,10 +89,7 @@ struct RowSweep {
                 kept += 1
             }
             activeCount = kept
-            guard activeCount > 0 else {
-                out.initialize(repeating: 0, count: width)
-                continue
-            }
+            guard activeCount > 0 else { continue }
             if summingAreas || activeCount > Self.maximumExactChains {
                 sumAreas(rowTop: top)
             } else if cut {
@@ -101,7 +98,7 @@ struct RowSweep {
                 var budget = Self.crossingBudget
                 sweep(top, bottom, rowTop: top, active, activeCount, rule: rule, budget: &budget)
             }
-            emitRow(out, rule: rule)
+            emitRow(rule: rule, into: &sink)
         }
     }
 
@@ -325,14 +322,21 @@ struct RowSweep {
     /// Notes that cells `a...b` received area.
     @inline(__always)
     private mutating func mark(_ a: Int, _ b: Int) {
-        if a < firstCell { firstCell = a }
-        if b > lastCell { lastCell = b }
-        var k = a >> Self.blockShift
-        let last = b >> Self.blockShift
-        while k <= last {
-            blocks[k] = 1
-            k += 1
+        let wa = a &>> 6, wb = b &>> 6
+        if wa < firstWord { firstWord = wa }
+        if wb > lastWord { lastWord = wb }
+        let from = ~UInt64(0) &<< UInt64(a & 63), through = ~UInt64(0) &>> UInt64(63 - (b & 63))
+        if wa == wb {
+            touched[wa] |= from & through
+            return
         }
+        touched[wa] |= from
+        var w = wa + 1
+        while w < wb {
+            touched[w] = ~0
+            w += 1
+        }
+        touched[wb] |= through
     }
 
     /// font-rs's accumulation of a line inside one row (0 ≤ x ≤ width): cell i receives the
@@ -376,49 +380,42 @@ struct RowSweep {
 
     // MARK: Output
 
-    /// Writes the row's coverage from the cells, and clears them.
-    private mutating func emitRow(_ out: UnsafeMutablePointer<UInt8>, rule: FillRule) {
-        guard firstCell <= lastCell else {
-            out.initialize(repeating: 0, count: width)
-            return
-        }
-        // Cells past the row's last pixel change nothing in it.
-        let end = min(lastCell + 1, width)
-        var x = min(firstCell, width)
-        if x > 0 { out.initialize(repeating: 0, count: x) }
+    /// Hands the row's coverage to the sink, from the cells that received area, and clears
+    /// them. Cells past the row's last pixel change nothing in it.
+    @inline(__always)
+    private mutating func emitRow<Sink: CoverageSink>(rule: FillRule, into sink: inout Sink) {
+        guard firstWord <= lastWord else { return }
         var sum = 0.0
-        var block = x >> Self.blockShift
-        while x < end {
-            let blockEnd = min((block + 1) << Self.blockShift, end)
-            if blocks[block] != 0 {
-                if rule == .nonZero {
-                    while x < blockEnd {
-                        sum += acc[x]
-                        acc[x] = 0
-                        out[x] = UInt8(min(abs(sum), 1) * 255 + 0.5)
-                        x += 1
-                    }
-                } else {
-                    while x < blockEnd {
-                        sum += acc[x]
-                        acc[x] = 0
-                        out[x] = Self.level(sum, rule)
-                        x += 1
-                    }
+        // The next pixel not yet reported.
+        var x = 0
+        for w in firstWord...lastWord {
+            var bits = touched[w]
+            guard bits != 0 else { continue }
+            touched[w] = 0
+            let base = w &<< 6
+            repeat {
+                let cell = base + bits.trailingZeroBitCount
+                bits &= bits &- 1
+                if cell > x, x < width {
+                    let end = min(cell, width)
+                    let level = Self.level(sum, rule)
+                    if level != 0 { sink.run(x, count: end - x, level: level) }
+                    x = end
                 }
-            } else {
-                (out + x).initialize(repeating: Self.level(sum, rule), count: blockEnd - x)
-                x = blockEnd
-            }
-            block += 1
+                sum += acc[cell]
+                acc[cell] = 0
+                guard cell < width else { continue }
+                let level = Self.level(sum, rule)
+                if level != 0 { sink.pixel(cell, level: level) }
+                x = cell + 1
+            } while bits != 0
         }
-        if x < width { (out + x).initialize(repeating: Self.level(sum, rule), count: width - x) }
-        if lastCell >= end {
-            for cell in end...lastCell { acc[cell] = 0 }
+        if x < width {
+            let level = Self.level(sum, rule)
+            if level != 0 { sink.run(x, count: width - x, level: level) }
         }
-        for b in (firstCell >> Self.blockShift)...(lastCell >> Self.blockShift) { blocks[b] = 0 }
-        firstCell = .max
-        lastCell = -1
+        firstWord = .max
+        lastWord = -1
     }
 
     /// 8-bit coverage for an accumulated sum. Under even-odd a sum above 1 folds back (2 → 0),

@@ -149,13 +149,20 @@ final class ScanConverter {
     /// does: overlaps count twice (for tests that show where that happened).
     func render(rule: FillRule, area: PixelRect, into output: UnsafeMutablePointer<UInt8>, stride: Int,
                 summingAreas: Bool = false) {
+        var sink = MaskSink(output, stride: stride, width: area.width)
+        render(rule: rule, area: area, into: &sink, summingAreas: summingAreas)
+    }
+
+    /// Hands the coverage of the edges over `area` (device pixels) to `sink`, row by row, in
+    /// the area's coordinates.
+    func render<Sink: CoverageSink>(rule: FillRule, area: PixelRect, into sink: inout Sink, summingAreas: Bool = false) {
         guard !area.isEmpty else { return }
         closeChain()
         edges.withUnsafeBufferPointer { edges in
             chains.withUnsafeBufferPointer { chains in scan.prepare(edges: edges, chains: chains, area: area) }
         }
         var sweep = RowSweep(scan, width: area.width, height: area.height, summingAreas: summingAreas)
-        sweep.run(rule: rule, output: output, stride: stride)
+        sweep.run(rule: rule, into: &sink)
     }
 
     /// Renders into `mask` (grown as needed, rows padded to 4 bytes) and hands it to `body`.

@@ -64,13 +64,13 @@ final class ScanScratch {
     let highs = ScratchBuffer<Double>()
     let cuts = ScratchBuffer<Double>()
     let accumulation = ScratchBuffer<Double>()
-    /// One flag per `RowSweep.blockSize` cells of `accumulation`: whether any is non-zero.
-    let blocks = ScratchBuffer<UInt8>()
+    /// One bit per cell of `accumulation`: whether it received area in the row being swept.
+    let touched = ScratchBuffer<UInt64>()
     private(set) var chainCount = 0
 
     var retainedBytes: Int {
         edges.bytes + chains.bytes + order.bytes + rowStarts.bytes + active.bytes + band.bytes + keys.bytes + lows.bytes
-            + highs.bytes + cuts.bytes + accumulation.bytes + blocks.bytes
+            + highs.bytes + cuts.bytes + accumulation.bytes + touched.bytes
     }
 
     /// Keeps the parts of the chains that cross the area's rows, in the area's coordinates,
@@ -122,7 +122,7 @@ final class ScanScratch {
         highs.reserve(count)
         cuts.reserve(2 * count + 2)
         accumulation.reserve(width + 2).initialize(repeating: 0, count: width + 2)
-        let blockCount = (width + 2) / RowSweep.blockSize + 1
-        blocks.reserve(blockCount).initialize(repeating: 0, count: blockCount)
+        let words = (width + 2 + 63) / 64
+        touched.reserve(words).initialize(repeating: 0, count: words)
     }
 }

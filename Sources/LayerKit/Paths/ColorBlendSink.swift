@@ -1,0 +1,65 @@
+import Foundation
+
+/// Composites a solid premultiplied color, source over, through coverage straight into a
+/// bitmap's pixels: what pixman's `over_n_8_8888` does with a mask, bit for bit, without
+/// writing the mask or reading its empty parts.
+///
+/// Per channel c of a pixel with coverage m: s = src·m, a = alpha·m (each ⌊x·y/255⌉, pixman's
+/// rounding), then c = s + dst·(255 − a). A full-coverage run of an opaque color is a copy.
+struct ColorBlendSink: CoverageSink {
+    private let base: UnsafeMutablePointer<UInt32>
+    private let pixelsPerRow: Int
+    private let color: UInt32, alpha: UInt32
+    private var row: UnsafeMutablePointer<UInt32>
+
+    /// Blends into the `width`x`height` pixels at `base` (`pixelsPerRow` apart), the sink's
+    /// area starting at (`x`, `y`) of them. The caller keeps the pixels alive and unshared.
+    init(pixels base: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, x: Int, y: Int, color premultiplied: UInt32) {
+        self.base = base + y * pixelsPerRow + x
+        self.pixelsPerRow = pixelsPerRow
+        color = premultiplied
+        alpha = premultiplied >> 24
+        row = self.base
+    }
+
+    @inline(__always) mutating func beginRow(_ y: Int) {
+        row = base + y * pixelsPerRow
+    }
+
+    @inline(__always) mutating func run(_ x: Int, count: Int, level: UInt8) {
+        let target = row + x
+        if level == 255 {
+            if alpha == 255 {
+                target.update(repeating: color, count: count)
+                return
+            }
+            let inverse = 255 - alpha
+            for i in 0..<count { target[i] = color &+ Self.multiply(target[i], inverse) }
+            return
+        }
+        let m = UInt32(level)
+        let source = Self.multiply(color, m), inverse = 255 - Self.multiply(alpha, m)
+        for i in 0..<count { target[i] = source &+ Self.multiply(target[i], inverse) }
+    }
+
+    @inline(__always) mutating func pixel(_ x: Int, level: UInt8) {
+        let m = UInt32(level)
+        if m == 255, alpha == 255 {
+            row[x] = color
+            return
+        }
+        let source = Self.multiply(color, m), inverse = 255 - Self.multiply(alpha, m)
+        row[x] = source &+ Self.multiply(row[x], inverse)
+    }
+
+    /// Each 8-bit channel of `x` times `a` (0...255) over 255, rounded as pixman rounds
+    /// (`UN8x4_MUL_UN8`): t = x·a + 128, then (t + t/256)/256. The sum of a product and its
+    /// complement's product never passes 255, so channels are added without saturating.
+    @inline(__always) static func multiply(_ x: UInt32, _ a: UInt32) -> UInt32 {
+        var redBlue = (x & 0xFF00FF) &* a &+ 0x800080
+        redBlue = ((redBlue &+ ((redBlue &>> 8) & 0xFF00FF)) &>> 8) & 0xFF00FF
+        var alphaGreen = ((x &>> 8) & 0xFF00FF) &* a &+ 0x800080
+        alphaGreen = (alphaGreen &+ ((alphaGreen &>> 8) & 0xFF00FF)) & 0xFF00FF00
+        return redBlue | alphaGreen
+    }
+}
