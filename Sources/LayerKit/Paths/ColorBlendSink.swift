@@ -33,13 +33,11 @@ struct ColorBlendSink: CoverageSink {
                 target.update(repeating: color, count: count)
                 return
             }
-            let inverse = 255 - alpha
-            for i in 0..<count { target[i] = color &+ Self.multiply(target[i], inverse) }
+            blend(color, inverse: 255 &- alpha, into: target, count: count)
             return
         }
         let m = UInt32(level)
-        let source = Self.multiply(color, m), inverse = 255 - Self.multiply(alpha, m)
-        for i in 0..<count { target[i] = source &+ Self.multiply(target[i], inverse) }
+        blend(Self.multiply(color, m), inverse: 255 &- Self.multiply(alpha: alpha, m), into: target, count: count)
     }
 
     @inline(__always) mutating func pixel(_ x: Int, level: UInt8) {
@@ -48,8 +46,23 @@ struct ColorBlendSink: CoverageSink {
             row[x] = color
             return
         }
-        let source = Self.multiply(color, m), inverse = 255 - Self.multiply(alpha, m)
+        let source = Self.multiply(color, m), inverse = 255 &- Self.multiply(alpha: alpha, m)
         row[x] = source &+ Self.multiply(row[x], inverse)
+    }
+
+    /// `source` over each of `count` pixels, `inverse` being 255 minus its alpha. A clear
+    /// pixel (a fresh store) just takes the source.
+    @inline(__always) private func blend(_ source: UInt32, inverse: UInt32, into target: UnsafeMutablePointer<UInt32>, count: Int) {
+        for i in 0..<count {
+            let d = target[i]
+            target[i] = d == 0 ? source : source &+ Self.multiply(d, inverse)
+        }
+    }
+
+    /// One 8-bit value times `a` over 255, rounded as `multiply(_:_:)` rounds each channel.
+    @inline(__always) static func multiply(alpha x: UInt32, _ a: UInt32) -> UInt32 {
+        let t = x &* a &+ 0x80
+        return (t &+ (t &>> 8)) &>> 8
     }
 
     /// Each 8-bit channel of `x` times `a` (0...255) over 255, rounded as pixman rounds

@@ -15,6 +15,9 @@ import Foundation
 /// from the column before it), and the running sum, left to right, is the coverage. A bit per
 /// cell says which received something: only those are summed one by one, and the runs between
 /// them, which have one coverage each, go to the sink whole.
+///
+/// The helpers that only read the sweep's state are inlined: calling one from a mutating
+/// method would copy the whole struct (its ~140 bytes) to the stack first.
 struct RowSweep {
     /// Rows with more cuts or chains than these take the signed-area sum, as FreeType's
     /// rasterizer does (exact except where the winding passes 1): thousands of edges starting
@@ -110,9 +113,10 @@ struct RowSweep {
         }
     }
 
-    /// A row in which chains begin or end: cut into bands there, each swept with the chains
-    /// spanning it.
+    /// A row in which chains begin or end: swept whole when they begin and end in pairs (see
+    /// `sweepWholeRow`), otherwise cut into bands there, each swept with the chains spanning it.
     private mutating func cutRow(top: Double, rule: FillRule) {
+        if sweepWholeRow(top: top, rule: rule) { return }
         let bottom = top + 1
         var count = 0
         cuts[count] = top
@@ -171,6 +175,61 @@ struct RowSweep {
             }
             if wasCut { return }
         }
+        depositBounds(ya, yb, rowTop: rowTop, list, n, rule: rule)
+    }
+
+    /// Sweeps a row in which chains begin or end without cutting it, when that is exact: no
+    /// two neighbours share x in the row (so none cross), and every chain that begins or ends
+    /// inside it does so at a point it shares with its neighbour, which runs the other way
+    /// (the two sides of a peak or a valley of the outline). Where such a pair is absent, in
+    /// the rest of the row's height, the winding on either side of it is the same, so each
+    /// chain bounds the rule's inside at every height of the row where it does at its own.
+    /// False, having added nothing, when that does not hold.
+    private mutating func sweepWholeRow(top: Double, rule: FillRule) -> Bool {
+        let bottom = top + 1
+        let n = activeCount
+        measure(top, bottom, active, n)
+        sortByKey(active, n)
+        guard n < 2 || !overlap(n) else { return false }
+        // Pairs, left to right: a chain beginning (ending) inside the row and not yet paired
+        // pairs with its right neighbour, which must begin (end) at the same point.
+        var pairedTop = false, pairedBottom = false
+        for j in 0..<n {
+            let c = chains[Int(active[j])]
+            if c.yTop > top {
+                if pairedTop {
+                    pairedTop = false
+                } else {
+                    guard j + 1 < n else { return false }
+                    let d = chains[Int(active[j + 1])]
+                    guard d.yTop == c.yTop, d.direction == -c.direction, edges[d.first].xTop == edges[c.first].xTop else { return false }
+                    pairedTop = true
+                }
+            } else if pairedTop {
+                return false
+            }
+            if c.yBottom < bottom {
+                if pairedBottom {
+                    pairedBottom = false
+                } else {
+                    guard j + 1 < n else { return false }
+                    let d = chains[Int(active[j + 1])]
+                    guard d.yBottom == c.yBottom, d.direction == -c.direction, d.xBottom == c.xBottom else { return false }
+                    pairedBottom = true
+                }
+            } else if pairedBottom {
+                return false
+            }
+        }
+        depositBounds(top, bottom, rowTop: top, active, n, rule: rule)
+        return true
+    }
+
+    /// Adds the area of the chains of the sorted `list` where the rule's inside begins (+) or
+    /// ends (−), each over its part of the band.
+    @inline(__always)
+    private mutating func depositBounds(_ ya: Double, _ yb: Double, rowTop: Double, _ list: UnsafeMutablePointer<Int32>, _ n: Int,
+                                        rule: FillRule) {
         var winding = 0.0
         var inside = false
         for j in 0..<n {
@@ -190,28 +249,32 @@ struct RowSweep {
     }
 
     /// Whether any two neighbours of the sorted band share x in it (only those can cross).
+    @inline(__always)
     private func overlap(_ n: Int) -> Bool {
         for j in 0..<(n - 1) where highs[j] > lows[j + 1] { return true }
         return false
     }
 
-    /// For each chain of the band: x at its middle, and its least and greatest x in it.
+    /// For each chain of the band: x at the middle of its part in the band, and its least and
+    /// greatest x there. (A chain spans the band, except in `sweepWholeRow`.)
+    @inline(__always)
     private func measure(_ ya: Double, _ yb: Double, _ list: UnsafeMutablePointer<Int32>, _ n: Int) {
-        let mid = (ya + yb) / 2
         for j in 0..<n {
             let c = chains[Int(list[j])]
+            let y0 = max(ya, c.yTop), y1 = min(yb, c.yBottom)
+            let mid = (y0 + y1) / 2
             var k = c.cursor
-            while edges[k].yBottom <= ya { k += 1 }
+            while edges[k].yBottom <= y0 { k += 1 }
             var e = edges[k]
-            let xa = e.x(at: ya)
-            var low = xa, high = xa, key = xa
+            let x0 = e.x(at: y0)
+            var low = x0, high = x0, key = x0
             while true {
-                let y = min(e.yBottom, yb)
+                let y = min(e.yBottom, y1)
                 let x = e.x(at: y)
                 low = min(low, x)
                 high = max(high, x)
                 if e.yTop <= mid, mid <= y { key = e.x(at: mid) }
-                if y >= yb { break }
+                if y >= y1 { break }
                 k += 1
                 e = edges[k]
             }
@@ -223,6 +286,7 @@ struct RowSweep {
 
     /// Insertion sort of the band by key, carrying the ranges along: bands are nearly sorted
     /// (the active chains keep their order from row to row).
+    @inline(__always)
     private func sortByKey(_ list: UnsafeMutablePointer<Int32>, _ n: Int) {
         guard n > 1 else { return }
         for i in 1..<n {
@@ -241,6 +305,7 @@ struct RowSweep {
     /// Where chain `b`, right of `a` at the band's middle, passes to its left or back inside
     /// the band: between consecutive vertices of either, their difference in x is linear, so
     /// each change of its sign is one crossing, found exactly.
+    @inline(__always)
     private func crossings(of a: ScanChain, and b: ScanChain, _ ya: Double, _ yb: Double,
                            into splits: UnsafeMutablePointer<Double>, _ count: inout Int) {
         var ia = a.cursor, ib = b.cursor
@@ -345,8 +410,11 @@ struct RowSweep {
     private mutating func accumulate(_ xa: Double, _ ya: Double, _ xb: Double, _ yb: Double, sign: Double) {
         let d = sign * (yb - ya)
         let x0 = min(xa, xb), x1 = max(xa, xb)
-        let x0floor = x0.rounded(.down), x0i = Int(x0floor)
-        let x1ceil = x1.rounded(.up), x1i = Int(x1ceil)
+        // Floor and ceiling by conversion (x is never negative here), not through libm.
+        let x0i = Int(x0), x0floor = Double(x0i)
+        var x1i = Int(x1)
+        if Double(x1i) < x1 { x1i += 1 }
+        let x1ceil = Double(x1i)
         if x1i <= x0i + 1 {
             let xmf = 0.5 * (xa + xb) - x0floor
             acc[x0i] += d - d * xmf
@@ -423,10 +491,18 @@ struct RowSweep {
     @inline(__always)
     private static func level(_ sum: Double, _ rule: FillRule) -> UInt8 {
         var c = abs(sum)
-        if rule == .evenOdd {
-            c = c.truncatingRemainder(dividingBy: 2)
-            if c > 1 { c = 2 - c }
+        if c > 1 {
+            if rule == .evenOdd {
+                c = c.truncatingRemainder(dividingBy: 2)
+                if c > 1 { c = 2 - c }
+            } else {
+                c = 1
+            }
         }
-        return UInt8(min(c, 1) * 255 + 0.5)
+        // Rounded to the nearest integer by adding 1.5·2⁵², whose unit in the last place is 1,
+        // so that the integer lands in the low bits: no range checks, no trap.
+        return UInt8(truncatingIfNeeded: (c * 255 + roundingBias).bitPattern)
     }
+
+    private static let roundingBias = 6_755_399_441_055_744.0
 }

@@ -17,24 +17,8 @@ import Foundation
 /// parts left of the target add their full height to its first column. Buffers are reused from
 /// one fill to the next; take a converter with `withConverter` (one per thread at a time).
 final class ScanConverter {
-    /// An edge in device pixels, top to bottom.
-    struct Edge {
-        var x0: Double, y0: Double, x1: Double, y1: Double
-    }
-
-    /// Edges `first..<end` of the converter's edges, top to bottom, each starting where the one
-    /// before it ends: a piece of an outline that runs down (+1) or up (−1) all along.
-    struct Chain {
-        var first: Int, end: Int
-        var direction: Double
-    }
-
-    private var edges: [Edge] = []
-    private var chains: [Chain] = []
-    /// The chain being extended: where its edges start, its direction (0 when none is open),
-    /// and the point its last edge ended at.
-    private var openFirst = 0, openDirection = 0.0, openEnd = CGPoint.zero
-    private var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    /// The edges added so far, gathered into monotone chains.
+    private var outline = EdgeChains()
 
     // Scratch reused between fills.
     private let scan = ScanScratch()
@@ -48,88 +32,26 @@ final class ScanConverter {
     private(set) lazy var stroker = Stroker()
 
     /// Forgets the edges of the previous fill.
-    func reset() {
-        edges.removeAll(keepingCapacity: true)
-        chains.removeAll(keepingCapacity: true)
-        openDirection = 0
-        box = (.infinity, .infinity, -.infinity, -.infinity)
-    }
+    func reset() { outline.reset() }
 
     /// Whether no edge has been added.
-    var isEmpty: Bool { edges.isEmpty }
+    var isEmpty: Bool { outline.edges.isEmpty }
 
     /// The edges added so far.
-    var edgeCount: Int { edges.count }
+    var edgeCount: Int { outline.edges.count }
 
     /// The monotone chains the edges form (the open one included).
-    var chainCount: Int { chains.count + (openDirection != 0 ? 1 : 0) }
+    var chainCount: Int { outline.chainCount }
 
     /// The smallest rectangle holding every edge (nil when there are none).
-    var boundingBox: CGRect? {
-        guard box.minX <= box.maxX, box.minY <= box.maxY else { return nil }
-        return CGRect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
-    }
+    var boundingBox: CGRect? { outline.boundingBox }
 
     /// Adds a polygon (closed implicitly) in device pixels. Points must be finite.
-    func addPolygon(_ points: UnsafeBufferPointer<CGPoint>) {
-        let n = points.count
-        guard n >= 2 else { return }
-        // Start at a vertex where the outline turns in y (or meets a horizontal edge), so that
-        // the chain running through the polygon's first point is not cut there.
-        var start = 0
-        var incoming = Self.direction(from: points[n - 1], to: points[0])
-        for i in 0..<n {
-            let outgoing = Self.direction(from: points[i], to: points[i + 1 < n ? i + 1 : 0])
-            if outgoing != incoming || outgoing == 0 {
-                start = i
-                break
-            }
-            incoming = outgoing
-        }
-        closeChain()
-        var previous = points[start]
-        for k in 1...n {
-            var i = start + k
-            if i >= n { i -= n }
-            let p = points[i]
-            addEdge(from: previous, to: p)
-            previous = p
-        }
-        closeChain()
-    }
-
-    /// +1 down, −1 up, 0 level (or no move at all).
-    private static func direction(from a: CGPoint, to b: CGPoint) -> Int {
-        a.y < b.y ? 1 : a.y > b.y ? -1 : 0
-    }
+    func addPolygon(_ points: UnsafeBufferPointer<CGPoint>) { outline.addPolygon(points) }
 
     /// Adds one edge in device pixels. Points must be finite. Consecutive edges that continue
     /// one another in the same vertical direction join one chain.
-    @inline(__always) func addEdge(from a: CGPoint, to b: CGPoint) {
-        box.minX = min(box.minX, a.x, b.x); box.maxX = max(box.maxX, a.x, b.x)
-        box.minY = min(box.minY, a.y, b.y); box.maxY = max(box.maxY, a.y, b.y)
-        guard a.y != b.y else {
-            // A level edge adds no area; a chain stops at it (its x would jump there).
-            if a.x != b.x { closeChain() }
-            return
-        }
-        let direction: Double = a.y < b.y ? 1 : -1
-        if direction != openDirection || a != openEnd {
-            closeChain()
-            openFirst = edges.count
-            openDirection = direction
-        }
-        edges.append(a.y < b.y ? Edge(x0: a.x, y0: a.y, x1: b.x, y1: b.y) : Edge(x0: b.x, y0: b.y, x1: a.x, y1: a.y))
-        openEnd = b
-    }
-
-    /// Ends the open chain, its edges put top to bottom.
-    private func closeChain() {
-        guard openDirection != 0 else { return }
-        if openDirection < 0 { edges[openFirst..<edges.count].reverse() }
-        chains.append(Chain(first: openFirst, end: edges.count, direction: openDirection))
-        openDirection = 0
-    }
+    func addEdge(from a: CGPoint, to b: CGPoint) { outline.addEdge(from: a, to: b) }
 
     /// Runs `body` with the converter's point buffer (reused from fill to fill).
     func withPointBuffer<R>(_ body: (inout [CGPoint]) throws -> R) rethrows -> R {
@@ -157,9 +79,9 @@ final class ScanConverter {
     /// the area's coordinates.
     func render<Sink: CoverageSink>(rule: FillRule, area: PixelRect, into sink: inout Sink, summingAreas: Bool = false) {
         guard !area.isEmpty else { return }
-        closeChain()
-        edges.withUnsafeBufferPointer { edges in
-            chains.withUnsafeBufferPointer { chains in scan.prepare(edges: edges, chains: chains, area: area) }
+        outline.closeChain()
+        outline.edges.withUnsafeBufferPointer { edges in
+            outline.chains.withUnsafeBufferPointer { chains in scan.prepare(edges: edges, chains: chains, area: area) }
         }
         var sweep = RowSweep(scan, width: area.width, height: area.height, summingAreas: summingAreas)
         sweep.run(rule: rule, into: &sink)
@@ -212,7 +134,7 @@ final class ScanConverter {
     }
 
     private var retainedBytes: Int {
-        edges.capacity * MemoryLayout<Edge>.stride + chains.capacity * MemoryLayout<Chain>.stride + mask.capacity
+        outline.retainedBytes + mask.capacity
             + points.capacity * MemoryLayout<CGPoint>.stride + scan.retainedBytes
     }
 }
