@@ -43,8 +43,11 @@ extension Bitmap {
     func fill(_ converter: ScanConverter, with color: Color, rule: FillRule, clip: Region?) {
         guard let area = coverageArea(of: converter, clip: clip) else { return }
         guard let clip else {
-            var sink = ColorBlendSink(pixels: pixels, pixelsPerRow: width, x: area.x, y: area.y, color: color.premultipliedARGB32)
-            converter.render(rule: rule, area: area, into: &sink)
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ColorBlendSink.tableSize) { table in
+                var sink = ColorBlendSink(pixels: pixels, pixelsPerRow: width, x: area.x, y: area.y, color: color.premultipliedARGB32,
+                                          table: table.baseAddress!)
+                converter.render(rule: rule, area: area, into: &sink)
+            }
             return
         }
         converter.renderMask(rule: rule, area: area) { mask, stride in

@@ -6,20 +6,41 @@ import Foundation
 ///
 /// Per channel c of a pixel with coverage m: s = src·m, a = alpha·m (each ⌊x·y/255⌉, pixman's
 /// rounding), then c = s + dst·(255 − a). A full-coverage run of an opaque color is a copy.
+/// s and 255 − a are worked out once per level, the first time it is met, in a table.
 struct ColorBlendSink: CoverageSink {
     private let base: UnsafeMutablePointer<UInt32>
     private let pixelsPerRow: Int
     private let color: UInt32, alpha: UInt32
     private var row: UnsafeMutablePointer<UInt32>
+    /// Per level: s in the low 32 bits, 255 − a above; 0 until worked out (no level makes 0:
+    /// 255 − a is 0 only for an opaque color at full coverage, whose s is the color).
+    private let levels: UnsafeMutablePointer<UInt64>
 
-    /// Blends into the `width`x`height` pixels at `base` (`pixelsPerRow` apart), the sink's
-    /// area starting at (`x`, `y`) of them. The caller keeps the pixels alive and unshared.
-    init(pixels base: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, x: Int, y: Int, color premultiplied: UInt32) {
+    /// The entries of the per-level table a sink needs.
+    static let tableSize = 256
+
+    /// Blends into the pixels at `base` (`pixelsPerRow` apart), the sink's area starting at
+    /// (`x`, `y`) of them, using `table` (`tableSize` entries, zeroed here) for the levels.
+    /// The caller keeps the pixels and the table alive and unshared.
+    init(pixels base: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, x: Int, y: Int, color premultiplied: UInt32,
+         table: UnsafeMutablePointer<UInt64>) {
         self.base = base + y * pixelsPerRow + x
         self.pixelsPerRow = pixelsPerRow
         color = premultiplied
         alpha = premultiplied >> 24
         row = self.base
+        levels = table
+        table.update(repeating: 0, count: Self.tableSize)
+    }
+
+    /// s and 255 − a for coverage `m`.
+    @inline(__always) private func entry(_ m: UInt32) -> (source: UInt32, inverse: UInt32) {
+        var packed = levels[Int(m)]
+        if packed == 0 {
+            packed = UInt64(Self.multiply(color, m)) | UInt64(255 &- Self.multiply(alpha: alpha, m)) &<< 32
+            levels[Int(m)] = packed
+        }
+        return (UInt32(truncatingIfNeeded: packed), UInt32(truncatingIfNeeded: packed &>> 32))
     }
 
     @inline(__always) mutating func beginRow(_ y: Int) {
@@ -36,8 +57,8 @@ struct ColorBlendSink: CoverageSink {
             blend(color, inverse: 255 &- alpha, into: target, count: count)
             return
         }
-        let m = UInt32(level)
-        blend(Self.multiply(color, m), inverse: 255 &- Self.multiply(alpha: alpha, m), into: target, count: count)
+        let (source, inverse) = entry(UInt32(level))
+        blend(source, inverse: inverse, into: target, count: count)
     }
 
     @inline(__always) mutating func pixel(_ x: Int, level: UInt8) {
@@ -46,8 +67,9 @@ struct ColorBlendSink: CoverageSink {
             row[x] = color
             return
         }
-        let source = Self.multiply(color, m), inverse = 255 &- Self.multiply(alpha: alpha, m)
-        row[x] = source &+ Self.multiply(row[x], inverse)
+        let (source, inverse) = entry(m)
+        let d = row[x]
+        row[x] = d == 0 ? source : source &+ Self.multiply(d, inverse)
     }
 
     /// `source` over each of `count` pixels, `inverse` being 255 minus its alpha. A clear

@@ -179,11 +179,12 @@ struct RowSweep {
     }
 
     /// Sweeps a row in which chains begin or end without cutting it, when that is exact: no
-    /// two neighbours share x in the row (so none cross), and every chain that begins or ends
-    /// inside it does so at a point it shares with its neighbour, which runs the other way
-    /// (the two sides of a peak or a valley of the outline). Where such a pair is absent, in
-    /// the rest of the row's height, the winding on either side of it is the same, so each
-    /// chain bounds the rule's inside at every height of the row where it does at its own.
+    /// two neighbours share x in the row (so none cross), and every chain that begins (ends)
+    /// inside it pairs with its neighbour, which begins (ends) at the same height and runs
+    /// the other way: the two sides of a peak or a valley of the outline, or of a level
+    /// edge. Where such a pair is absent, in the rest of the row's height, the winding on
+    /// either side of it is the same, so the walk over all the row's chains tells, for each,
+    /// whether it bounds the rule's inside at every height where it is present.
     /// False, having added nothing, when that does not hold.
     private mutating func sweepWholeRow(top: Double, rule: FillRule) -> Bool {
         let bottom = top + 1
@@ -192,7 +193,7 @@ struct RowSweep {
         sortByKey(active, n)
         guard n < 2 || !overlap(n) else { return false }
         // Pairs, left to right: a chain beginning (ending) inside the row and not yet paired
-        // pairs with its right neighbour, which must begin (end) at the same point.
+        // pairs with its right neighbour, which must begin (end) at the same height.
         var pairedTop = false, pairedBottom = false
         for j in 0..<n {
             let c = chains[Int(active[j])]
@@ -202,7 +203,7 @@ struct RowSweep {
                 } else {
                     guard j + 1 < n else { return false }
                     let d = chains[Int(active[j + 1])]
-                    guard d.yTop == c.yTop, d.direction == -c.direction, edges[d.first].xTop == edges[c.first].xTop else { return false }
+                    guard d.yTop == c.yTop, d.direction == -c.direction else { return false }
                     pairedTop = true
                 }
             } else if pairedTop {
@@ -214,7 +215,7 @@ struct RowSweep {
                 } else {
                     guard j + 1 < n else { return false }
                     let d = chains[Int(active[j + 1])]
-                    guard d.yBottom == c.yBottom, d.direction == -c.direction, d.xBottom == c.xBottom else { return false }
+                    guard d.yBottom == c.yBottom, d.direction == -c.direction else { return false }
                     pairedBottom = true
                 }
             } else if pairedBottom {
@@ -251,7 +252,7 @@ struct RowSweep {
     /// Whether any two neighbours of the sorted band share x in it (only those can cross).
     @inline(__always)
     private func overlap(_ n: Int) -> Bool {
-        for j in 0..<(n - 1) where highs[j] > lows[j + 1] { return true }
+        for j in 0..<(n - 1) where highs[j] > lows[j + 1] + Self.slack { return true }
         return false
     }
 

@@ -43,8 +43,6 @@ struct ScanChain {
     /// The first edge that does not end above the row being scanned.
     var cursor: Int
     var yTop: Double, yBottom: Double
-    /// x where the chain ends at the bottom: exactly the input's, unless the area cut it.
-    var xBottom: Double
     /// +1 when the outline runs down the chain, −1 when it runs up.
     var direction: Double
 }
@@ -86,7 +84,6 @@ final class ScanScratch {
         var edgeCount = 0, count = 0
         for chain in inputChains {
             let first = edgeCount
-            var xBottom = 0.0
             // A chain's edges run down, so those it keeps are consecutive.
             for i in chain.first..<chain.end {
                 let e = input[i]
@@ -100,11 +97,10 @@ final class ScanScratch {
                 let xTop = top - y0 < y1 - top ? x0 + (top - y0) * slope : x1 - (y1 - top) * slope
                 kept[edgeCount] = ScanEdge(yTop: top, yBottom: bottom, xTop: xTop, slope: slope)
                 edgeCount += 1
-                xBottom = bottom == y1 ? x1 : xTop + (bottom - top) * slope
             }
             guard edgeCount > first else { continue }
             keptChains[count] = ScanChain(first: first, end: edgeCount, cursor: first, yTop: kept[first].yTop,
-                                          yBottom: kept[edgeCount - 1].yBottom, xBottom: xBottom, direction: chain.direction)
+                                          yBottom: kept[edgeCount - 1].yBottom, direction: chain.direction)
             count += 1
         }
         chainCount = count

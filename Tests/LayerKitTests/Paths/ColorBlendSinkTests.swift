@@ -3,7 +3,7 @@ import Testing
 @testable import LayerKit
 
 /// Coverage blended straight into pixels gives pixman's pixels, bit for bit.
-@Suite struct ColorBlendSinkTests {
+@Suite final class ColorBlendSinkTests {
     /// A random premultiplied pixel: alpha first, channels no larger.
     static func premultiplied(_ generator: inout SplitMix64) -> UInt32 {
         let a = UInt32(generator.next() % 4 == 0 ? 255 : generator.next() % 256)
@@ -21,6 +21,15 @@ import Testing
 
     static func pixels(_ bitmap: Bitmap) -> [UInt32] { bitmap.withUnsafePixels { Array($0) } }
 
+    /// A sink's table of levels, filled with garbage (the sink clears it).
+    let table: UnsafeMutablePointer<UInt64> = {
+        let table = UnsafeMutablePointer<UInt64>.allocate(capacity: ColorBlendSink.tableSize)
+        table.initialize(repeating: 0xDEAD_BEEF, count: ColorBlendSink.tableSize)
+        return table
+    }()
+
+    deinit { table.deallocate() }
+
     /// Random masks (runs of one level and single pixels, as the sweep reports them) over
     /// random destinations, with opaque, translucent and clear colors: pixman's
     /// `over_n_8_8888` composite and the sink agree on every pixel.
@@ -36,7 +45,7 @@ import Testing
             var mask = [UInt8](repeating: 0, count: stride * area.height)
             let reference = try Self.randomBitmap(width: width, height: height, &generator)
             let ours = try reference.copy()
-            var sink = ColorBlendSink(pixels: ours.pixels, pixelsPerRow: width, x: area.x, y: area.y, color: color)
+            var sink = ColorBlendSink(pixels: ours.pixels, pixelsPerRow: width, x: area.x, y: area.y, color: color, table: table)
             for y in 0..<area.height {
                 sink.beginRow(y)
                 var x = 0
@@ -77,7 +86,7 @@ import Testing
                     reference.withUnsafeMutablePixels { $0.update(repeating: start) }
                     let ours = try reference.copy()
                     var mask = (0..<256).map { UInt8($0) }
-                    var sink = ColorBlendSink(pixels: ours.pixels, pixelsPerRow: width, x: 0, y: 0, color: color)
+                    var sink = ColorBlendSink(pixels: ours.pixels, pixelsPerRow: width, x: 0, y: 0, color: color, table: table)
                     sink.beginRow(0)
                     for level in 1..<256 { sink.pixel(level, level: UInt8(level)) }
                     mask.withUnsafeMutableBufferPointer {

@@ -122,6 +122,31 @@ import Testing
         }
     }
 
+    /// Shapes whose chains begin and end inside pixel rows in every way the sweep tells apart:
+    /// peaks and valleys at a point, level edges (trapezoids, a notch, a staircase), unrelated
+    /// shapes ending at the same height side by side and nested, and shapes touching at a
+    /// vertex.
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func chainsBeginningAndEndingInsideRowsMatchTheOracle(_ rule: FillRule) {
+        func p(_ x: CGFloat, _ y: CGFloat) -> CGPoint { CGPoint(x: x, y: y) }
+        let cases: [[[CGPoint]]] = [
+            [[p(2, 3.3), p(9.5, 3.3), p(12.2, 8.7), p(1.1, 8.7)]],                                     // trapezoid
+            [[p(2, 2.25), p(20, 2.25), p(20, 9.6), p(14, 9.6), p(14, 5.4), p(8, 5.4), p(8, 9.6), p(2, 9.6)]], // notch
+            [[p(1, 1.2), p(5, 1.2), p(5, 4.7), p(9, 4.7), p(9, 8.4), p(13, 8.4), p(13, 12.9), p(1, 12.9)]], // staircase
+            [[p(2, 2), p(6, 7.5), p(1, 7.5)], [p(8, 1.3), p(12, 7.5), p(7.5, 7.5)]],                     // bottoms aligned
+            [[p(2, 2.5), p(20, 2.5), p(11, 15.5)], [p(8, 4.5), p(14, 4.5), p(11, 9.5)]],                 // nested, aligned tops
+            [[p(2, 2.5), p(20, 2.5), p(11, 15.5)], [p(14, 4.5), p(8, 4.5), p(11, 9.5)]],                 // nested, other way round
+            [[p(3, 3.5), p(9, 9.5), p(3, 9.5)], [p(9, 9.5), p(15, 3.5), p(15, 15.5)]],                  // touching at a vertex
+            [[p(4, 2.7), p(7, 6.2), p(4, 9.9), p(1, 6.2)], [p(7, 6.2), p(10, 2.7), p(13, 6.2), p(10, 9.9)]], // diamonds touching
+            [[p(1, 5.5), p(6, 1.5), p(11, 5.5), p(16, 1.5), p(21, 5.5), p(21, 9.5), p(1, 9.5)]],         // zigzag top
+        ]
+        for (i, polygons) in cases.enumerated() {
+            let ours = render(polygons, rule: rule)
+            let (levels, x, y) = worst(ours, CoverageOracle.coverage(of: polygons, rule: rule, width: Self.side, height: Self.side))
+            #expect(levels <= 1.5, "\(rule) case \(i): \(levels) levels at \(x),\(y)")
+        }
+    }
+
     /// A target wider than one block of cells, with shapes at its far right and edges past it.
     @Test func wideTargetsAgreeWithTheOracle() {
         var generator = SplitMix64(seed: 505)
