@@ -1,6 +1,6 @@
 // Renders the same paths with LayerKit and with cairo's image back end, side by side in one run,
 // and prints a markdown table of their agreement and their speed.
-// Usage: swift run -c release --package-path Benchmarks PathComparison [iterations]
+// Usage: swift run -c release --package-path Benchmarks PathComparison [iterations] [name filter]
 // Targets are 512x512 ARGB32 (81x81 for the small star), cleared before every render.
 import CCairoOracle
 import CompositorBench
@@ -8,6 +8,8 @@ import Foundation
 import LayerKit
 
 let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 200
+/// Only the cases whose name contains this (for profiling one of them).
+let only = CommandLine.arguments.dropFirst(2).first
 
 struct Case {
     let name: String
@@ -121,7 +123,7 @@ func seconds(_ body: () -> Void) -> Double {
 
 print("| path | mean abs. diff (levels) | pixels > 16 levels | LayerKit ms | cairo ms | LayerKit / cairo |")
 print("|---|---:|---:|---:|---:|---:|")
-for c in cases {
+for c in cases where only.map({ c.name.localizedCaseInsensitiveContains($0) }) ?? true {
     let size = c.size
     let bitmap = try Bitmap(width: size, height: size)
     let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))!
