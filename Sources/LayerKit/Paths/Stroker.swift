@@ -72,32 +72,40 @@ public struct StrokeStyle: Hashable, Sendable {
 ///
 /// Scratch is reused from subpath to subpath; a stroker belongs to one thread at a time (it
 /// lives in a pooled `ScanConverter`).
+///
+/// Its state is `@exclusivity(unchecked)`: the runtime's checks on every read and append
+/// (tens per corner) cost more than the corner's geometry. That is safe because only the
+/// stroker's own methods reach these properties, on the one thread that holds its
+/// converter, and none holds an access to one of them across a call that reaches the same
+/// one: `emit` is handed a buffer of `contour` and reaches only the converter's edges, and
+/// the arrays passed `inout` (`left`, `right`, `contour`) are appended to by helpers that
+/// read only the style's numbers. The compiler still checks each method on its own.
 final class Stroker {
-    private var style = StrokeStyle()
-    private(set) var half: CGFloat = 0.5
-    private var gentleTurn: CGFloat = 0
-    private var arcStep: CGFloat = .pi
-    private var tolerance: CGFloat = Path.deviceTolerance
+    @exclusivity(unchecked) private var style = StrokeStyle()
+    @exclusivity(unchecked) private(set) var half: CGFloat = 0.5
+    @exclusivity(unchecked) private var gentleTurn: CGFloat = 0
+    @exclusivity(unchecked) private var arcStep: CGFloat = .pi
+    @exclusivity(unchecked) private var tolerance: CGFloat = Path.deviceTolerance
     /// The dash pattern (even length) and phase, when dashing.
-    private var dashes: [CGFloat] = []
-    private var dashPhase: CGFloat = 0
+    @exclusivity(unchecked) private var dashes: [CGFloat] = []
+    @exclusivity(unchecked) private var dashPhase: CGFloat = 0
 
     // Scratch, reused.
-    private var points: [CGPoint] = []
+    @exclusivity(unchecked) private var points: [CGPoint] = []
     /// Per point of `points`: whether it lies inside a curve, where the stroke bends smoothly.
-    private var smooth: [Bool] = []
-    private var directions: [CGPoint] = []
-    private var lengths: [CGFloat] = []
+    @exclusivity(unchecked) private var smooth: [Bool] = []
+    @exclusivity(unchecked) private var directions: [CGPoint] = []
+    @exclusivity(unchecked) private var lengths: [CGFloat] = []
     /// Per segment, how much of each inner offset its corners cut away: start on the left,
     /// start on the right, end on the left, end on the right.
-    private var consumed: [CGFloat] = []
-    private var left: [CGPoint] = []
-    private var right: [CGPoint] = []
-    private var contour: [CGPoint] = []
-    private var dash: [CGPoint] = []
-    private var dashSmooth: [Bool] = []
-    private var firstDash: [CGPoint] = []
-    private var firstDashSmooth: [Bool] = []
+    @exclusivity(unchecked) private var consumed: [CGFloat] = []
+    @exclusivity(unchecked) private var left: [CGPoint] = []
+    @exclusivity(unchecked) private var right: [CGPoint] = []
+    @exclusivity(unchecked) private var contour: [CGPoint] = []
+    @exclusivity(unchecked) private var dash: [CGPoint] = []
+    @exclusivity(unchecked) private var dashSmooth: [Bool] = []
+    @exclusivity(unchecked) private var firstDash: [CGPoint] = []
+    @exclusivity(unchecked) private var firstDashSmooth: [Bool] = []
 
     /// The most dashes one subpath is cut into; beyond, the rest of it is one dash.
     static let maximumDashes = 100_000
