@@ -24,7 +24,9 @@ extension RowSweep {
     /// of it not at all.
     @inline(__always)
     mutating func deposit(_ e: ScanEdge, from ya: Double, to yb: Double, rowTop: Double, sign: Double) {
-        var xa = e.x(at: ya), xb = e.x(at: yb)
+        // A slope of 10³⁰⁰ pixels a row overflows within the row: ends that far out are moved
+        // to 10¹⁸ pixels out, which changes where the edge crosses the area by 10⁻¹⁵ of it.
+        var xa = min(max(e.x(at: ya), -Self.farOut), Self.farOut), xb = min(max(e.x(at: yb), -Self.farOut), Self.farOut)
         var ta = ya - rowTop, tb = yb - rowTop
         let w = Double(width)
         if xa <= 0, xb <= 0 {
@@ -46,6 +48,9 @@ extension RowSweep {
         guard tb > ta else { return }
         accumulate(xa, ta, xb, tb, sign: sign)
     }
+
+    /// Far enough outside any area that moving an edge's end there changes nothing visible.
+    static let farOut = 1e18
 
     /// Notes that cells `a...b` received area.
     @inline(__always)

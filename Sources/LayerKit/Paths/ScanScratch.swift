@@ -95,6 +95,10 @@ final class ScanScratch {
                 let slope = (x1 - x0) / (y1 - y0)
                 // x at the cut from the nearer end, so that huge coordinates keep their precision.
                 let xTop = top - y0 < y1 - top ? x0 + (top - y0) * slope : x1 - (y1 - top) * slope
+                // Coordinates so far apart that their differences overflow (beyond ±8·10³⁰⁷)
+                // have no slope: the chain ends before such an edge (no pixel can be right
+                // there anyway), so that nothing downstream computes with infinities.
+                guard slope.isFinite, xTop.isFinite else { break }
                 kept[edgeCount] = ScanEdge(yTop: top, yBottom: bottom, xTop: xTop, slope: slope)
                 edgeCount += 1
             }

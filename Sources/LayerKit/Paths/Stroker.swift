@@ -109,6 +109,9 @@ final class Stroker {
 
     /// The most dashes one subpath is cut into; beyond, the rest of it is one dash.
     static let maximumDashes = 100_000
+    /// The largest difference of coordinates a stroked subpath may have between neighbouring
+    /// points (so that lengths, and everything built on them, stay finite).
+    static let farthest: CGFloat = 1e307
 
     /// Sets the style for the subpaths to come, in their units; `tolerance` is how far the
     /// outline may stray from the true stroke. False when the stroke draws nothing.
@@ -158,6 +161,13 @@ final class Stroker {
         if closed, points.count > 2, Self.same(points[0], points[points.count - 1]) {
             points.removeLast()
             smooth[0] = smooth[0] && smooth.removeLast()
+        }
+        // Points so far apart that the distance between them overflows (beyond ±8·10³⁰⁷)
+        // give no direction: such a subpath is not stroked.
+        for i in points.indices {
+            guard i > 0 || closed else { continue }
+            let a = points[i > 0 ? i - 1 : points.count - 1], b = points[i]
+            guard abs(b.x - a.x) < Self.farthest, abs(b.y - a.y) < Self.farthest else { return }
         }
         if points.count == 1 {
             dot(at: points[0], direction: nil, emit: emit)

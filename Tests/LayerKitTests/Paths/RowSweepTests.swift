@@ -161,3 +161,31 @@ import Testing
         }
     }
 }
+
+/// Coordinates at the edge of what a Double holds, and beyond once transformed, fill and
+/// stroke without trapping and leave the pixels they cannot reach alone.
+@Suite struct ExtremeCoordinateTests {
+    @Test(arguments: [1.0, 2.0, 1e-300])
+    func extremeCoordinatesNeverTrap(_ scale: Double) throws {
+        let bitmap = try Bitmap(width: 32, height: 32)
+        let values: [CGFloat] = [1e308, -1e308, 1e300, -1e300, 1e154, 5, 16.5, .leastNonzeroMagnitude, -0.0]
+        var generator = SplitMix64(seed: 909)
+        for _ in 0..<60 {
+            var path = Path()
+            func point() -> CGPoint {
+                CGPoint(x: values[Int(generator.next() % UInt64(values.count))], y: values[Int(generator.next() % UInt64(values.count))])
+            }
+            path.move(to: point())
+            path.addLine(to: point())
+            path.addCurve(to: point(), control1: point(), control2: point())
+            path.closeSubpath()
+            let transform = CGAffineTransform(a: scale, b: 0, c: 0, d: scale, tx: 3, ty: 4)
+            bitmap.fill(path, with: .black, rule: generator.next() % 2 == 0 ? .nonZero : .evenOdd, transform: transform)
+            bitmap.stroke(path, with: .white, style: StrokeStyle(lineWidth: 3, lineJoin: .round), transform: transform)
+        }
+        // A finite shape drawn afterwards still draws.
+        bitmap.clear()
+        bitmap.fill(Path(rect: CGRect(x: 2, y: 2, width: 10, height: 10)), with: .black)
+        #expect(bitmap.premultipliedPixel(x: 5, y: 5) == 0xFF00_0000)
+    }
+}
