@@ -26,7 +26,9 @@ extension RowSweep {
     mutating func deposit(_ e: ScanEdge, from ya: Double, to yb: Double, rowTop: Double, sign: Double) {
         // A slope of 10³⁰⁰ pixels a row overflows within the row: ends that far out are moved
         // to 10¹⁸ pixels out, which changes where the edge crosses the area by 10⁻¹⁵ of it.
-        var xa = min(max(e.x(at: ya), -Self.farOut), Self.farOut), xb = min(max(e.x(at: yb), -Self.farOut), Self.farOut)
+        var xa = e.x(at: ya), xb = e.x(at: yb)
+        if abs(xa) > Self.farOut { xa = xa < 0 ? -Self.farOut : Self.farOut }
+        if abs(xb) > Self.farOut { xb = xb < 0 ? -Self.farOut : Self.farOut }
         var ta = ya - rowTop, tb = yb - rowTop
         let w = Double(width)
         if xa <= 0, xb <= 0 {
