@@ -324,8 +324,14 @@ final class Stroker {
 
     /// The points strictly inside an arc of the stroke's circle around `center`, from unit
     /// direction `u` turning by `sweep`, placed to straddle the circle.
+    ///
+    /// A sweep that is not a number of radians (directions that overflowed) adds no point; a
+    /// stroke so wide that the tolerance needs no angle between points (`arcStep` 0) takes the
+    /// most pieces.
     private func arc(around center: CGPoint, from u: CGPoint, sweep: CGFloat, into chain: inout [CGPoint]) {
-        let pieces = min(4096, max(1, Int((abs(sweep) / arcStep).rounded(.up))))
+        let ratio = abs(sweep) / arcStep
+        guard sweep.isFinite, !ratio.isNaN else { return }
+        let pieces = Int(min(max(ratio.rounded(.up), 1), 4096))
         guard pieces > 1 else { return }
         let step = sweep / CGFloat(pieces)
         let radius = half * (1 + 2 * (1 - cos(step / 2)) / 3)

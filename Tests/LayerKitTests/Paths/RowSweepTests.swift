@@ -188,4 +188,35 @@ import Testing
         bitmap.fill(Path(rect: CGRect(x: 2, y: 2, width: 10, height: 10)), with: .black)
         #expect(bitmap.premultipliedPixel(x: 5, y: 5) == 0xFF00_0000)
     }
+
+    /// Round joins and caps of strokes far wider than the flattening tolerance can resolve (the
+    /// arc step rounds to zero) or with corners whose directions overflow: found by scripts/fuzz
+    /// (a Double-to-Int trap in the stroker's arc). They draw, or draw nothing, without trapping.
+    @Test(arguments: [CGFloat(1e300), 1e308, .greatestFiniteMagnitude, 1e17, 3])
+    func roundJoinsOfExtremeStrokesNeverTrap(_ width: CGFloat) throws {
+        let bitmap = try Bitmap(width: 32, height: 32)
+        let corners: [[CGPoint]] = [
+            [CGPoint(x: 4, y: 4), CGPoint(x: 20, y: 6), CGPoint(x: 8, y: 28)],
+            [CGPoint(x: -1e308, y: 4), CGPoint(x: 1e308, y: 6), CGPoint(x: 8, y: -1e308)],
+            [CGPoint(x: 4, y: 4), CGPoint(x: 4, y: 4), CGPoint(x: 30, y: 30)],
+        ]
+        for points in corners {
+            var path = Path()
+            path.move(to: points[0])
+            for p in points.dropFirst() { path.addLine(to: p) }
+            for cap in [LineCap.round, .square, .butt] {
+                bitmap.stroke(path, with: .white, style: StrokeStyle(lineWidth: width, lineCap: cap, lineJoin: .round))
+            }
+        }
+        // A stroke wider than the frame, on a finite corner, covers it (the widest of all
+        // overflows its outline's offsets and draws nothing).
+        guard width >= 64, width < .greatestFiniteMagnitude else { return }
+        bitmap.clear()
+        var corner = Path()
+        corner.move(to: CGPoint(x: 4, y: 4))
+        corner.addLine(to: CGPoint(x: 20, y: 6))
+        corner.addLine(to: CGPoint(x: 8, y: 28))
+        bitmap.stroke(corner, with: .white, style: StrokeStyle(lineWidth: width, lineCap: .round, lineJoin: .round))
+        #expect(bitmap.premultipliedPixel(x: 16, y: 16) == 0xFFFF_FFFF)
+    }
 }
