@@ -138,6 +138,31 @@ LK_SIMD void avx2_edge_pairs(vi *x0, int32_t size, vi *before, vi *after) {
     *x0 = v_clamp(*x0, size - 2);
 }
 
+/* The texel left of and above each sample (x0, y0) and pixman's bilinear weights as signed bytes
+ * and words for pmaddubsw and pmaddwd, shared by the a8r8g8b8 and A8 samplers: wh holds the bytes
+ * dx − 128 (low) and −dx (high), making the word 128 − 255 · dx, in both halves of each lane; wv
+ * the words dy − 128 (low) and −dy (high). Edge lanes (a source of `width` x `height`, at
+ * least 2x2) read their pairs moved inside and move the weights with them (as
+ * v_affine_sample): a byte along the pair's weight word, a word along the rows'. */
+LK_SIMD void avx2_bilinear_weights(vi fx, vi fy, int32_t width, int32_t height, int edge,
+                                   vi *x0_out, vi *y0_out, vi *wh_out, vi *wv_out) {
+    const vi half = v_set1(0x8000), bits = v_set1(0x7f);
+    vi xs = v_sub(fx, half), ys = v_sub(fy, half);
+    vi x0 = v_srai(xs, 16), y0 = v_srai(ys, 16);
+    vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
+    vi wh = v_add(v_sub(v_set1(128), v_slli(dx, 8)), dx);
+    wh = v_or(v_and(wh, v_set1(0xffff)), v_slli(wh, 16));
+    vi wv = v_sub(v_add(dy, v_set1(0xff80)), v_slli(dy, 16));
+    if (edge) {
+        vi before, after;
+        avx2_edge_pairs(&x0, width, &before, &after);
+        wh = v_select(before, _mm256_srli_epi16(wh, 8), v_select(after, _mm256_slli_epi16(wh, 8), wh));
+        avx2_edge_pairs(&y0, height, &before, &after);
+        wv = v_select(before, v_srli(wv, 16), v_select(after, v_slli(wv, 16), wv));
+    }
+    *x0_out = x0; *y0_out = y0; *wh_out = wh; *wv_out = wv;
+}
+
 /* pixman's bilinear sample of eight a8r8g8b8 pixels with byte multiplies: inner pixels, or
  * `edge` pixels of a source at least 2x2. Each pair's channels are interleaved (left, right),
  * and pmaddubsw multiplies those unsigned bytes by signed weight bytes −(128 − dx) and −dx
@@ -147,22 +172,8 @@ LK_SIMD void avx2_edge_pairs(vi *x0, int32_t size, vi *before, vi *after) {
  * their pairs moved inside and move the weights with them (as v_affine_sample): a byte along
  * the pair's weight word, a word along the rows'. */
 LK_SIMD vi avx2_affine_sample(const lk_context *c, vi fx, vi fy, int edge) {
-    const vi half = v_set1(0x8000), bits = v_set1(0x7f);
-    vi xs = v_sub(fx, half), ys = v_sub(fy, half);
-    vi x0 = v_srai(xs, 16), y0 = v_srai(ys, 16);
-    vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
-    /* The bytes dx − 128 (low) and −dx (high) make the word 128 − 255 · dx, in both halves. */
-    vi wh = v_add(v_sub(v_set1(128), v_slli(dx, 8)), dx);
-    wh = v_or(v_and(wh, v_set1(0xffff)), v_slli(wh, 16));
-    /* The words dy − 128 (low) and −dy (high): (dy − 128) + (1 − dy) · 65536. */
-    vi wv = v_sub(v_add(dy, v_set1(0xff80)), v_slli(dy, 16));
-    if (edge) {
-        vi before, after;
-        avx2_edge_pairs(&x0, c->src_width, &before, &after);
-        wh = v_select(before, _mm256_srli_epi16(wh, 8), v_select(after, _mm256_slli_epi16(wh, 8), wh));
-        avx2_edge_pairs(&y0, c->src_height, &before, &after);
-        wv = v_select(before, v_srli(wv, 16), v_select(after, v_slli(wv, 16), wv));
-    }
+    vi x0, y0, wh, wv;
+    avx2_bilinear_weights(fx, fy, c->src_width, c->src_height, edge, &x0, &y0, &wh, &wv);
     __m256i t01, t23, b01, b23;
     avx2_load_pairs(c, x0, y0, &t01, &t23, &b01, &b23);
     const __m256i interleave = _mm256_setr_epi8(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15,
@@ -280,22 +291,8 @@ LK_SIMD void v_project(const lk_context *c, const lk_row *r, double px, int bili
  * top·(128 − dy) + bottom·dy, and >> 14 truncates as pixman does. Edge lanes move their
  * weights as in avx2_affine_sample. */
 LK_SIMD vi avx2_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge) {
-    const vi half = v_set1(0x8000), bits = v_set1(0x7f);
-    vi xs = v_sub(fx, half), ys = v_sub(fy, half);
-    vi x0 = v_srai(xs, 16), y0 = v_srai(ys, 16);
-    vi dx = v_and(v_srli(xs, 9), bits), dy = v_and(v_srli(ys, 9), bits);
-    /* The bytes dx − 128 (low) and −dx (high) make the word 128 − 255 · dx, in both halves. */
-    vi wh = v_add(v_sub(v_set1(128), v_slli(dx, 8)), dx);
-    wh = v_or(v_and(wh, v_set1(0xffff)), v_slli(wh, 16));
-    /* The words dy − 128 (low) and −dy (high): (dy − 128) + (1 − dy) · 65536. */
-    vi wv = v_sub(v_add(dy, v_set1(0xff80)), v_slli(dy, 16));
-    if (edge) {
-        vi before, after;
-        avx2_edge_pairs(&x0, s->width, &before, &after);
-        wh = v_select(before, _mm256_srli_epi16(wh, 8), v_select(after, _mm256_slli_epi16(wh, 8), wh));
-        avx2_edge_pairs(&y0, s->height, &before, &after);
-        wv = v_select(before, v_srli(wv, 16), v_select(after, v_slli(wv, 16), wv));
-    }
+    vi x0, y0, wh, wv;
+    avx2_bilinear_weights(fx, fy, s->width, s->height, edge, &x0, &y0, &wh, &wv);
     return v_srli(_mm256_madd_epi16(_mm256_maddubs_epi16(v_a8_quads(s, x0, y0), wh), wv), 14);
 }
 
