@@ -86,6 +86,8 @@ final class Stroker {
     @exclusivity(unchecked) private var gentleTurn: CGFloat = 0
     @exclusivity(unchecked) private var arcStep: CGFloat = .pi
     @exclusivity(unchecked) private var tolerance: CGFloat = Path.deviceTolerance
+    /// Arc points the stroke being drawn may still place at full resolution (see `arc`).
+    @exclusivity(unchecked) private var arcPointsLeft = Stroker.arcPointBudget
     /// The dash pattern (even length) and phase, when dashing.
     @exclusivity(unchecked) private var dashes: [CGFloat] = []
     @exclusivity(unchecked) private var dashPhase: CGFloat = 0
@@ -112,6 +114,15 @@ final class Stroker {
     /// The largest difference of coordinates a stroked subpath may have between neighbouring
     /// points (so that lengths, and everything built on them, stay finite).
     static let farthest: CGFloat = 1e307
+    /// The finest angular resolution of a round join or cap, in pieces per full turn: a curve
+    /// is never cut into more pieces either (`Path.maximumSegmentsPerCurve`), so a stroke wider
+    /// than about 10⁵ pixels, whose tolerance would ask for more, is not refined past the
+    /// polyline it offsets.
+    static let arcPiecesPerTurn: CGFloat = CGFloat(Path.maximumSegmentsPerCurve)
+    /// The arc points one stroke may place at `arcPiecesPerTurn`; beyond, arcs take at most 64
+    /// pieces per turn, so that many round joins of an absurdly wide stroke (up to
+    /// `RenderLimits.maximumPathSegments` of them) stay within a few hundred megabytes.
+    static let arcPointBudget = 1 << 20
 
     /// Sets the style for the subpaths to come, in their units; `tolerance` is how far the
     /// outline may stray from the true stroke. False when the stroke draws nothing.
@@ -121,6 +132,7 @@ final class Stroker {
         self.style = style
         self.half = half
         self.tolerance = tolerance
+        arcPointsLeft = Self.arcPointBudget
         gentleTurn = min(Self.maximumTurn(half: half, tolerance: tolerance), 0.5)
         // A sagitta of 1.5 × tolerance, with points moved out by two thirds of it: within tolerance.
         arcStep = 2 * acos(1 - min(1.5 * tolerance / half, 1))
@@ -327,12 +339,17 @@ final class Stroker {
     ///
     /// A sweep that is not a number of radians (directions that overflowed) adds no point; a
     /// stroke so wide that the tolerance needs no angle between points (`arcStep` 0) takes the
-    /// most pieces.
+    /// most pieces: `arcPiecesPerTurn` in proportion to the sweep (64 once the stroke's
+    /// `arcPointBudget` is spent), so the points of all its arcs are bounded by how far the path
+    /// turns, not by how finely its curves were cut.
     private func arc(around center: CGPoint, from u: CGPoint, sweep: CGFloat, into chain: inout [CGPoint]) {
         let ratio = abs(sweep) / arcStep
         guard sweep.isFinite, !ratio.isNaN else { return }
-        let pieces = Int(min(max(ratio.rounded(.up), 1), 4096))
+        let perTurn = arcPointsLeft > 0 ? Self.arcPiecesPerTurn : 64
+        let most = max((abs(sweep) / (2 * .pi) * perTurn).rounded(.up), 1)
+        let pieces = Int(min(max(ratio.rounded(.up), 1), most))
         guard pieces > 1 else { return }
+        arcPointsLeft -= pieces - 1
         let step = sweep / CGFloat(pieces)
         let radius = half * (1 + 2 * (1 - cos(step / 2)) / 3)
         for j in 1..<pieces {

@@ -219,4 +219,57 @@ import Testing
         bitmap.stroke(corner, with: .white, style: StrokeStyle(lineWidth: width, lineCap: .round, lineJoin: .round))
         #expect(bitmap.premultipliedPixel(x: 16, y: 16) == 0xFFFF_FFFF)
     }
+
+    /// The points of a stroke's outline: flattened and stroked as `ScanConverter.addStroke`
+    /// does for an untransformed path.
+    func outlinePoints(_ path: Path, _ style: StrokeStyle) -> Int {
+        let stroker = Stroker(), tolerance = Path.deviceTolerance
+        guard stroker.configure(style, tolerance: tolerance) else { return 0 }
+        var buffer: [CGPoint] = [], smoothness: [Bool]? = [], count = 0
+        path.flatten(transform: nil, tolerance: tolerance, straddling: true,
+                     maximumTurn: Stroker.maximumTurn(half: stroker.half, tolerance: tolerance),
+                     into: &buffer, smoothness: &smoothness) { points, smooth, closed in
+            stroker.addSubpath(points, smoothness: smooth, closed: closed) { count += $0.count }
+        }
+        return count
+    }
+
+    /// Found by scripts/fuzz (an ellipse stroked 10¹² wide took over 2 GB): each of the 4 × 4096
+    /// pieces of its curves bent more than the tolerance allows, and got a round join of up to
+    /// 4096 points. Arcs are now bounded by how far the path turns (4096 pieces per turn), so the
+    /// outline is linear in the curve's polyline: at most 3 inner and 2 outer points per corner
+    /// (where the inner offsets of such short pieces do not meet), plus a turn's worth of arcs.
+    @Test(arguments: [CGFloat(1e5), 1e7, 1e12, 1e300])
+    func roundJoinsOfVeryWideStrokesAreBoundedByTheTurning(_ width: CGFloat) {
+        let ellipse = Path(ellipseIn: CGRect(x: 0, y: 0, width: 9, height: 7))
+        let points = outlinePoints(ellipse, StrokeStyle(lineWidth: width, lineJoin: .round))
+        let curvePieces = 4 * Path.maximumSegmentsPerCurve
+        #expect(points > 8)
+        #expect(points <= 5 * (curvePieces + 1) + 2 * Path.maximumSegmentsPerCurve)
+    }
+
+    /// Many sharp corners with round joins on an absurdly wide stroke: after the stroke's budget
+    /// of fine arc points, each further join takes at most 64 pieces per turn.
+    @Test func manyRoundJoinsOfAnAbsurdStrokeStayWithinTheBudget() {
+        var zigzag = Path()
+        zigzag.move(to: .zero)
+        for i in 1...2000 { zigzag.addLine(to: CGPoint(x: CGFloat(i), y: i % 2 == 0 ? 0 : 50)) }
+        let points = outlinePoints(zigzag, StrokeStyle(lineWidth: 1e12, lineCap: .round, lineJoin: .round))
+        // Each join turns by almost π: 2048 fine pieces until the budget is spent, then 32.
+        #expect(points > Stroker.arcPointBudget)
+        #expect(points <= Stroker.arcPointBudget + 2048 + 2000 * (32 + 4) + 2 * 2048)
+    }
+
+    /// Widths a frame can show keep every arc point the tolerance asks for.
+    @Test func roundJoinsOfOrdinaryWidthsAreUnchanged() {
+        var corner = Path()
+        corner.move(to: CGPoint(x: 0, y: 0))
+        corner.addLine(to: CGPoint(x: 100, y: 0))
+        corner.addLine(to: CGPoint(x: 0, y: 1))
+        let half: CGFloat = 500, step = 2 * acos(1 - 1.5 * Path.deviceTolerance / half)
+        let points = outlinePoints(corner, StrokeStyle(lineWidth: 2 * half, lineCap: .round, lineJoin: .round))
+        // Two caps of π and a join of almost π, each cut at the arc step the tolerance gives.
+        let arcs = 3 * Int((CGFloat.pi / step).rounded(.up))
+        #expect(abs(points - arcs) <= 12)
+    }
 }
