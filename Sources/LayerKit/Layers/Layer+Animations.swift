@@ -147,10 +147,14 @@ extension Layer {
     /// The presentation copy at the layer's local time, or nil when no animation runs. With
     /// `notify`, start and stop handlers are collected and finished animations removed, as
     /// rendering a frame does.
-    func presentationCopy(atLocalTime time: TimeInterval, notify: Bool,
+    ///
+    /// `reusing` is an earlier presentation copy of this layer that nothing else holds (the
+    /// renderer's from its last frame): when `resetPresentationCopy` can bring it back to the
+    /// model's values, it is reused instead of copying every property anew.
+    func presentationCopy(atLocalTime time: TimeInterval, notify: Bool, reusing earlier: Layer? = nil,
                           callbacks: inout [() -> Void]) -> Layer? {
         guard !animationEntries.isEmpty else { return nil }
-        let copy = type(of: self).init(layer: self)
+        let copy = earlier.flatMap { resetPresentationCopy($0) ? $0 : nil } ?? type(of: self).init(layer: self)
         var finished: [Int] = []
         for (index, entry) in animationEntries.enumerated() {
             // Validated when added; changed since (a running animation is the object
@@ -186,6 +190,29 @@ extension Layer {
             callbacks.append { animation.notifyStop(finished: true) }
         }
         return copy
+    }
+
+    /// Brings `copy`, a presentation copy of this layer, back to what `init(layer:)` would make
+    /// now, by copying back from the model only the declared properties set on it since: true
+    /// when that is exact. It is when no declared property of the model changed since the copy
+    /// was made or last reset, and the layer is of a built-in class (whose `init(layer:)` copies
+    /// nothing else; a subclass may keep state of its own there).
+    func resetPresentationCopy(_ copy: Layer) -> Bool {
+        guard copy.isPresentationCopy, copy.modelLayerStorage === self, type(of: copy) == type(of: self),
+              copy.declaredChanges == declaredChanges, Self.copiesOnlyDeclaredState(type(of: self)) else { return false }
+        for slot in copy.writtenSlots { slot.copy(from: self, to: copy) }
+        copy.writtenSlots.removeAll(keepingCapacity: true)
+        copy.drawsContent = drawsContent
+        copy.contentVersion = contentVersion
+        copy.changeCount = changeCount
+        return true
+    }
+
+    /// Whether `init(layer:)` of the class copies only the declared properties and the change
+    /// counts: true for LayerKit's own classes, which do not override it.
+    private static func copiesOnlyDeclaredState(_ type: Layer.Type) -> Bool {
+        type == Layer.self || type == ShapeLayer.self || type == TextLayer.self || type == GradientLayer.self ||
+            type == ReplicatorLayer.self || type == TransformLayer.self
     }
 
     func presentationCopy(atLocalTime time: TimeInterval, notify: Bool) -> Layer? {

@@ -182,6 +182,12 @@ open class Layer {
     var isPresentationCopy = false
     /// For a presentation copy, the model it was made from.
     var modelLayerStorage: Layer?
+    /// On a model: bumped by every change of a declared property, even one that invalidates
+    /// nothing. On a presentation copy: the model's count when the copy was made or last reset.
+    var declaredChanges: UInt64 = 0
+    /// On a presentation copy: the storage of each declared property set on it since it was
+    /// made or last reset (`resetPresentationCopy`), repeats allowed.
+    var writtenSlots: [DeclaredStorageSlot] = []
     /// For the root of a tree, the time of its last frame (see `currentTime`).
     var treeTime: TimeInterval = 0
     /// The properties and limits whose problems were reported already (`reportValueProblem`):
@@ -248,6 +254,7 @@ open class Layer {
         LayerPropertyTable.of(self).copyProperties(from: layer, to: self)
         drawsContent = layer.drawsContent
         contentVersion = layer.contentVersion; changeCount = layer.changeCount
+        declaredChanges = layer.declaredChanges
         // The mask is read from the model when rendering; the copy keeps no tree links.
     }
 

@@ -132,7 +132,11 @@ extension Layer {
     func propertyDidChange<Root, Value>(_ property: LayerProperty<Root, Value>, from old: Value, to new: Value) {
         let invalidation = property.invalidation(from: old, to: new)
         if !invalidation.isEmpty { changed(invalidation) }
-        guard !isPresentationCopy else { return }
+        guard !isPresentationCopy else {
+            writtenSlots.append(property.storage)
+            return
+        }
+        declaredChanges &+= 1
         if let sideEffect = property.sideEffect { sideEffect(unsafeDowncast(self, to: Root.self), old) }
         if hasBeenRendered, property.isAnimatable, let kind = property.animation {
             runImplicitAction(forKey: property.name, from: kind.wrap(old))

@@ -66,7 +66,7 @@ final class RenderTree {
         self.time = time
         let previous = seen
         seen = ChangeClock.beginSnapshot()
-        let walk = Walk(tree: self, seenBefore: built ? previous : 0, frame: frame)
+        let walk = Walk(tree: self, seenBefore: built ? previous : 0, frame: frame, earlierCopies: lastPresentations)
         let rootTime = root.localTime(fromParent: time)
         let presented = walk.present(root, at: rootTime)
         let rootToDevice = Transform3D(translationX: -presented.bounds.minX, y: -presented.bounds.minY)
@@ -79,7 +79,13 @@ final class RenderTree {
         if let old, old !== rootObject { walk.dispose(old, position: []) }
         built = true
         lastUpdateEndedAnimations = frame.endedAnimations
+        lastPresentations = frame.presentations
     }
+
+    /// The presentation copies the last update made, which only this tree holds: the next
+    /// update resets and reuses them (`Layer.resetPresentationCopy`) rather than copying every
+    /// property of every animated layer anew. Those of layers no longer presented are dropped.
+    private var lastPresentations: [ObjectIdentifier: (time: TimeInterval, layer: Layer)] = [:]
 
     /// Every item of the frame, in painter's order.
     func allItems() -> [PaintItem] {
@@ -92,6 +98,7 @@ final class RenderTree {
     func discard() {
         if let rootObject { Walk.releaseStores(of: rootObject, cache: cache) }
         rootObject = nil
+        lastPresentations = [:]
     }
 
     fileprivate func countVisit() { visits += 1 }
@@ -129,6 +136,8 @@ private struct Walk {
     /// Subtrees whose stamps are not newer than this are as the objects show them.
     let seenBefore: UInt64
     let frame: FrameChanges
+    /// The last update's presentation copies, to reuse (`RenderTree.lastPresentations`).
+    let earlierCopies: [ObjectIdentifier: (time: TimeInterval, layer: Layer)]
 
     var deviceScale: CGFloat { tree.deviceScale }
     var cache: BackingStoreCache { tree.cache }
@@ -189,7 +198,8 @@ private struct Walk {
         noteNextAnimationChange(of: layer, after: localTime)
         if !notify { return layer.presentationCopy(atLocalTime: localTime, notify: false) ?? layer }
         let running = layer.animationEntries.count
-        let presented = layer.presentationCopy(atLocalTime: localTime, notify: true, callbacks: &frame.callbacks) ?? layer
+        let presented = layer.presentationCopy(atLocalTime: localTime, notify: true, reusing: earlierCopies[key]?.layer,
+                                               callbacks: &frame.callbacks) ?? layer
         if presented !== layer { frame.presentations[key] = (localTime, presented) }
         if layer.animationEntries.count < running { frame.endedAnimations = true }
         return presented

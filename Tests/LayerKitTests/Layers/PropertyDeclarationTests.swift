@@ -168,7 +168,7 @@ import Testing
     static let undeclaredState: Set<String> = [
         "id", "superlayer", "sublayerStorage", "maskStorage", "maskOwner", "animationEntries", "actions", "delegate",
         "hasBeenRendered", "isPresentationCopy", "modelLayerStorage", "treeTime", "needsDisplay", "drawsContent",
-        "drawnCache", "contentVersion", "changeCount", "tracking", "reportedValueProblems",
+        "drawnCache", "contentVersion", "changeCount", "tracking", "reportedValueProblems", "declaredChanges", "writtenSlots",
     ]
 
     /// The animatable properties are Core Animation's that LayerKit draws (a property that stops
