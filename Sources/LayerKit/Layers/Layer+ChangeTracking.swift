@@ -38,7 +38,9 @@ struct ChangeTracking {
     /// descendants, its mask).
     var subtreeStamp: UInt64 = 0
     /// Sublayers (or the mask) whose subtrees changed after `changedChildrenSince`, each once.
-    var changedChildren: [Layer] = []
+    /// Held weakly: a child may leave and later hold this layer (as its mask or a sublayer),
+    /// and a strong list would then be a cycle that is never freed (found by scripts/fuzz).
+    var changedChildren: [WeakLayer] = []
     /// `changedChildren` holds every child that changed after this stamp.
     var changedChildrenSince: UInt64 = 0
     /// When this layer was last put into its superlayer's `changedChildren` (0: not since it
@@ -70,7 +72,7 @@ extension Layer {
 
     private func noteChanged(_ child: Layer, stamp: UInt64) {
         guard child.tracking.listedInParent <= tracking.changedChildrenSince else { return }
-        tracking.changedChildren.append(child)
+        tracking.changedChildren.append(WeakLayer(child))
         child.tracking.listedInParent = stamp
     }
 
@@ -82,6 +84,12 @@ extension Layer {
         let children = tracking.changedChildren
         tracking.changedChildren.removeAll(keepingCapacity: true)
         tracking.changedChildrenSince = ChangeClock.now
-        return complete ? children.filter { $0.tracking.subtreeStamp > stamp } : nil
+        return complete ? children.compactMap { $0.layer.flatMap { $0.tracking.subtreeStamp > stamp ? $0 : nil } } : nil
     }
+}
+
+/// A layer held without keeping it alive.
+struct WeakLayer {
+    weak var layer: Layer?
+    init(_ layer: Layer) { self.layer = layer }
 }
