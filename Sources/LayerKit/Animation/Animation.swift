@@ -127,7 +127,7 @@ open class Animation {
 open class PropertyAnimation: Animation {
     /// The animated key path, as Core Animation names it ("opacity", "position.x",
     /// "transform.rotation.z", "bounds.size.width", …).
-    public var keyPath: String?
+    public var keyPath: String? { didSet { resolved = nil } }
     /// Whether the animated value is added to the value beneath it instead of replacing it.
     public var isAdditive = false
     /// Whether each iteration starts where the previous one ended.
@@ -135,6 +135,9 @@ open class PropertyAnimation: Animation {
     /// A typed key path not yet known by name when the animation was made (its root class had
     /// not been seen): resolved against the first target, which knows its own class.
     var unresolvedKeyPath: SendableKeyPath?
+    /// The property `keyPath` names in the class last asked about: a frame applies the
+    /// animation to a presentation of the same layer every time.
+    private var resolved: (targetClass: ObjectIdentifier, property: AnimatableProperty)?
 
     /// Creates an animation of `keyPath`.
     public init(keyPath: String?) {
@@ -168,9 +171,12 @@ open class PropertyAnimation: Animation {
             unresolvedKeyPath = nil
         }
         guard let keyPath else { throw .missingKeyPath(animation: debugName) }
+        let targetClass = ObjectIdentifier(type(of: target))
+        if let resolved, resolved.targetClass == targetClass { return resolved.property }
         guard let property = target.animatableProperty(forKeyPath: keyPath) else {
             throw .unknownKeyPath(keyPath, layer: "\(type(of: target))")
         }
+        resolved = (targetClass, property)
         return property
     }
 

@@ -7,11 +7,14 @@ import Foundation
 /// itself + by. "The value beneath" is the model value with earlier animations applied.
 open class BasicAnimation: PropertyAnimation {
     /// The value the animation starts at (nil: see the type's rules).
-    public var fromValue: Any?
+    public var fromValue: Any? { didSet { converted = nil } }
     /// The value the animation ends at.
-    public var toValue: Any?
+    public var toValue: Any? { didSet { converted = nil } }
     /// The distance the animation travels, added to its start or taken from its end.
-    public var byValue: Any?
+    public var byValue: Any? { didSet { converted = nil } }
+
+    /// The three values converted for properties of one kind: every frame asks again.
+    private var converted: (kind: AnimatableValue.Kind, from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)?
 
     /// Creates a copy, values included.
     public required init(copying other: Animation) {
@@ -39,12 +42,17 @@ open class BasicAnimation: PropertyAnimation {
     /// The start and end values over the value beneath (`base`).
     func endpoints(base: AnimatableValue, property: AnimatableProperty) -> (AnimatableValue, AnimatableValue)? {
         let from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?
-        do {
-            from = try convert(fromValue, "fromValue", for: property)
-            to = try convert(toValue, "toValue", for: property)
-            by = try convert(byValue, "byValue", for: property)
-        } catch {
-            return nil
+        if let converted, converted.kind == property.kind {
+            (from, to, by) = (converted.from, converted.to, converted.by)
+        } else {
+            do {
+                from = try convert(fromValue, "fromValue", for: property)
+                to = try convert(toValue, "toValue", for: property)
+                by = try convert(byValue, "byValue", for: property)
+            } catch {
+                return nil
+            }
+            converted = (property.kind, from, to, by)
         }
         switch (from, to, by) {
         case let (f?, t?, _): return (f, t)

@@ -39,6 +39,17 @@ extension Transform3D {
     /// The decomposition of this transform, or nil when it cannot be taken apart
     /// (singular, not finite, or m44 = 0).
     public func decomposed() -> Decomposition? {
+        // The identity (bit for bit: no −0) takes apart into the default pieces, which is what
+        // the general path below computes for it; the presentation of an animated part of an
+        // untransformed layer ("transform.rotation.z") asks for it twice per frame.
+        if unsafeBitCast(flat, to: SIMD16<UInt64>.self) == Self.identityBits { return Decomposition() }
+        return generalDecomposition()
+    }
+
+    private static let identityBits = unsafeBitCast(Transform3D.identity.flat, to: SIMD16<UInt64>.self)
+
+    /// `decomposed()` without the identity's shortcut (tests compare the two).
+    func generalDecomposition() -> Decomposition? {
         guard isFinite, m44 != 0 else { return nil }
         // Normalize so that m44 = 1. (Element (i, j) of the 4x4 is m[4i + j].)
         var m = flat / Double(m44)

@@ -334,4 +334,33 @@ import Testing
         wrong.path = route
         #expect(throws: AnimationError.self) { try wrong.validate(for: layer) }
     }
+
+    /// An animation keeps its property and converted values from frame to frame; changing its
+    /// values or key path while it runs (it is the object `animation(forKey:)` returns) takes
+    /// effect at the next frame all the same.
+    @Test func changesToARunningAnimationReachTheNextFrame() throws {
+        let layer = Layer()
+        layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+        let move = BasicAnimation(keyPath: "position.x")
+        move.fromValue = 0.0
+        move.toValue = 100.0
+        move.duration = 1
+        layer.add(move, forKey: "move")
+        let running = try #require(layer.animation(forKey: "move") as? BasicAnimation)
+        #expect(layer.presentation(at: 0.5).position.x == 50)
+        running.toValue = 200.0
+        #expect(layer.presentation(at: 0.5).position.x == 100)
+        running.fromValue = CGFloat(100)
+        #expect(layer.presentation(at: 0.5).position.x == 150)
+        running.toValue = nil
+        running.byValue = Float(20)
+        #expect(layer.presentation(at: 0.5).position.x == 110)
+        running.keyPath = "position.y"
+        let shown = layer.presentation(at: 0.5)
+        #expect(shown.position.x == 0)
+        #expect(shown.position.y == 110)
+        running.keyPath = "bounds"
+        // Numbers do not fit a rect: the animation shows nothing (validated values only when added).
+        #expect(layer.presentation(at: 0.5).bounds == layer.bounds)
+    }
 }

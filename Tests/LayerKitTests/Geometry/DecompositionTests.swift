@@ -78,4 +78,20 @@ import Testing
         #expect(a.interpolated(to: b, fraction: 0.49) == a)
         #expect(a.interpolated(to: b, fraction: 0.5) == b)
     }
+
+    /// The identity's shortcut gives what the general path computes, bit for bit; a transform
+    /// that equals the identity only numerically (a −0) takes the general path.
+    @Test func theIdentitysShortcutIsTheGeneralResult() throws {
+        func bits(_ d: Transform3D.Decomposition) -> [UInt64] {
+            [d.translation.x, d.translation.y, d.translation.z, d.scale.x, d.scale.y, d.scale.z, d.skew.xy, d.skew.xz,
+             d.skew.yz, d.perspective.x, d.perspective.y, d.perspective.z, d.perspective.w, d.quaternion.x,
+             d.quaternion.y, d.quaternion.z, d.quaternion.w].map { Double($0).bitPattern }
+        }
+        let general = try #require(Transform3D.identity.generalDecomposition())
+        #expect(bits(try #require(Transform3D.identity.decomposed())) == bits(general))
+        var negativeZero = Transform3D.identity
+        negativeZero.m41 = -0.0
+        #expect(bits(try #require(negativeZero.decomposed())) == bits(try #require(negativeZero.generalDecomposition())))
+        #expect(try #require(negativeZero.decomposed()).translation.x.sign == .minus)
+    }
 }
