@@ -209,11 +209,16 @@ struct ItemEmitter {
 
     private mutating func emitShadow(_ shadow: ShadowDescription, of node: RenderNode, source: ShadowSource, clip: PixelRect?,
                                      into items: inout [PaintItem]) {
-        let blur = BoxBlur(sigma: Double(shadow.radius * source.scale))
+        // A wide blur is made at a fraction of the source's scale (see `ShadowRasterizer`).
+        let sigma = min(Double(shadow.radius * source.scale), BoxBlur.maximumSigma)
+        let reduction = ShadowRasterizer.reduction(sigma: sigma)
+        let scale = source.scale / CGFloat(reduction)
+        let blur = BoxBlur(sigma: sigma / Double(reduction))
         let padding = blur.spread + 1
-        let pad = CGFloat(padding) / source.scale
+        let pad = CGFloat(padding) / scale
         let area = source.area.insetBy(dx: -pad, dy: -pad)
-        let width = source.width + 2 * padding, height = source.height + 2 * padding
+        let width = ShadowRasterizer.reduced(source.width, by: reduction) + 2 * padding
+        let height = ShadowRasterizer.reduced(source.height, by: reduction) + 2 * padding
         let key = node.storeKey(.shadow)
         storeKeys.insert(key)
         let make = source.make
@@ -222,9 +227,9 @@ struct ItemEmitter {
         guard let store = cache.store(for: key, fingerprint: .shadow(radius: shadow.radius, source: source.identity, area: area,
                                                                      scale: source.scale),
                                       width: width, height: height, level: source.level + 1, as: AlphaMask.self, draw: { result in
-            ShadowRasterizer.drawShadow(of: make(), padding: padding, blur: blur, into: result)
+            ShadowRasterizer.drawShadow(of: make(), reduction: reduction, padding: padding, blur: blur, into: result)
         }) else { return }
-        let storeToBounds = Homography(scaleX: 1 / source.scale, y: 1 / source.scale)
+        let storeToBounds = Homography(scaleX: 1 / scale, y: 1 / scale)
             .concatenating(Homography(translationX: area.minX + shadow.offset.width, y: area.minY + shadow.offset.height))
         guard let item = PaintItem(key: node.key(.shadow), source: .coverage(store.mask, shadow.color), sourceIdentity: store.generation,
                                    transform: storeToBounds.concatenating(node.transform),
