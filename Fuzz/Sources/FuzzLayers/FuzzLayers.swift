@@ -59,6 +59,11 @@ struct Program {
         root.bounds = CGRect(x: 0, y: 0, width: 48, height: 32)
         layers = [root]
         let renderer = Renderer(scale: 1, threadCount: 1)
+        // A tenth of the default bounds: a frame of 10,000 replicated instances (masked groups,
+        // say) is a legitimate frame that takes seconds under AddressSanitizer, and several of
+        // them would pass libFuzzer's timeout without being a finding. The bounds themselves
+        // are what is tested here, at any value.
+        renderer.limits = RenderLimits(maximumReplicatedInstances: 1_000, maximumPathSegments: 10_000)
         while index < bytes.count {
             let op = byte() % 8
             let target = layers[byte() % layers.count]
