@@ -101,17 +101,53 @@ struct ItemEmitter {
         object.after = []
     }
 
+    /// Cuts a group's offscreen bitmap to its (rounded) bounds: each pixel times the coverage of
+    /// the bounds' outline. Only where that coverage can be below one — the rows and columns the
+    /// bounds' edges cross and the corners' squares — is it rasterized and multiplied in, a
+    /// small bitmap at a time; the rest is inside, and times one stays as it is. (A card
+    /// animating inside rounded bounds redraws its group every frame: the full-size coverage was
+    /// most of that redraw.)
+    static func clipToBounds(_ offscreen: Bitmap, bounds: CGRect, _ group: GroupDescription) {
+        let outline = ContentRasterizer.outline(bounds, radius: group.cornerRadius, corners: group.maskedCorners,
+                                                within: group.area, scale: group.scale)
+        let toOffscreen = ContentRasterizer.boundsToStore(area: group.area, scale: group.scale)
+        for box in partlyCovered(bounds: bounds, radius: group.cornerRadius, area: group.area, scale: group.scale,
+                                 width: offscreen.width, height: offscreen.height).rects {
+            guard let coverage = try? Bitmap(width: box.width, height: box.height) else { continue }
+            coverage.fill(outline, with: .white,
+                          transform: toOffscreen.concatenating(CGAffineTransform(translationX: CGFloat(-box.x), y: CGFloat(-box.y))))
+            offscreen.composite(coverage, atX: box.x, y: box.y, operator: .destinationIn, clip: Region(box))
+        }
+    }
+
+    /// The pixels of a `width` x `height` offscreen bitmap (over `area` at `scale`) that the
+    /// outline of `bounds` with corners of `radius` may cover only in part: all of them but
+    /// those surely inside, the rows between the corners and the columns between them, a
+    /// pixel short of the corners' squares and of any edge that falls inside a pixel.
+    static func partlyCovered(bounds: CGRect, radius: CGFloat, area: CGRect, scale: CGFloat, width: Int, height: Int) -> Region {
+        let all = PixelRect(x: 0, y: 0, width: width, height: height)
+        let x0 = (bounds.minX - area.minX) * scale, x1 = (bounds.maxX - area.minX) * scale
+        let y0 = (bounds.minY - area.minY) * scale, y1 = (bounds.maxY - area.minY) * scale
+        let r = max(min(radius, bounds.width / 2, bounds.height / 2), 0) * scale
+        // Far outside Int's range, or not numbers: nothing is surely inside.
+        let limit = CGFloat(1 << 40)
+        guard [x0, x1, y0, y1, r].allSatisfy({ $0.isFinite && abs($0) < limit }) else { return Region(all) }
+        func span(_ a: CGFloat, _ b: CGFloat) -> (Int, Int) { (Int(a.rounded(.up)), Int(b.rounded(.down))) }
+        // A pixel of margin beside each corner: the arcs are flattened and their points moved
+        // out by up to the tolerance.
+        let corner = r > 0 ? r + 1 : 0
+        let (cx0, cx1) = span(x0, x1), (cy0, cy1) = span(y0, y1)
+        let (rx0, rx1) = span(x0 + corner, x1 - corner), (ry0, ry1) = span(y0 + corner, y1 - corner)
+        let rows = PixelRect(x: cx0, y: ry0, width: cx1 - cx0, height: ry1 - ry0).intersection(all)
+        let columns = PixelRect(x: rx0, y: cy0, width: rx1 - rx0, height: cy1 - cy0).intersection(all)
+        return Region(all).subtracting(Region([rows, columns].filter { !$0.isEmpty }))
+    }
+
     /// Paints a group offscreen, then cuts it to its rounded bounds and its mask's alpha.
     private static func drawGroup(bounds: CGRect, _ group: GroupDescription, inner: [PaintItem], mask maskItems: [PaintItem]?,
                                   into offscreen: Bitmap) {
         Painter.paint(inner, into: offscreen, damage: Region(offscreen.bounds), background: .clear, threads: 1)
-        let toOffscreen = ContentRasterizer.boundsToStore(area: group.area, scale: group.scale)
-        if group.clipsToBounds, let coverage = try? Bitmap(width: offscreen.width, height: offscreen.height) {
-            coverage.fill(ContentRasterizer.outline(bounds, radius: group.cornerRadius, corners: group.maskedCorners,
-                                                    within: group.area, scale: group.scale),
-                          with: .white, transform: toOffscreen)
-            offscreen.composite(coverage, atX: 0, y: 0, operator: .destinationIn)
-        }
+        if group.clipsToBounds { clipToBounds(offscreen, bounds: bounds, group) }
         if let maskItems, let mask = try? Bitmap(width: offscreen.width, height: offscreen.height) {
             Painter.paint(maskItems, into: mask, damage: Region(mask.bounds), background: .clear, threads: 1)
             offscreen.composite(mask, atX: 0, y: 0, operator: .destinationIn)
