@@ -116,8 +116,8 @@ final class Stroker {
     static let farthest: CGFloat = 1e307
     /// The finest angular resolution of a round join or cap, in pieces per full turn: a curve
     /// is never cut into more pieces either (`Path.maximumSegmentsPerCurve`), so a stroke wider
-    /// than about 10⁵ pixels, whose tolerance would ask for more, is not refined past the
-    /// polyline it offsets.
+    /// than about 10⁶ pixels (where the 0.1-pixel tolerance would ask for more) is not refined
+    /// past the polyline it offsets.
     static let arcPiecesPerTurn: CGFloat = CGFloat(Path.maximumSegmentsPerCurve)
     /// The arc points one stroke may place at `arcPiecesPerTurn`; beyond, arcs take at most 64
     /// pieces per turn, so that many round joins of an absurdly wide stroke (up to
