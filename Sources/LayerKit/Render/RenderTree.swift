@@ -198,7 +198,10 @@ private struct Walk {
         noteNextAnimationChange(of: layer, after: localTime)
         if !notify { return layer.presentationCopy(atLocalTime: localTime, notify: false) ?? layer }
         let running = layer.animationEntries.count
-        let presented = layer.presentationCopy(atLocalTime: localTime, notify: true, reusing: earlierCopies[key]?.layer,
+        // The last frame's copy is reused only for the layer's first presentation in this frame
+        // (a copy handed out already must not change under the walk).
+        let reusable = frame.presentations[key] == nil ? earlierCopies[key]?.layer : nil
+        let presented = layer.presentationCopy(atLocalTime: localTime, notify: true, reusing: reusable,
                                                callbacks: &frame.callbacks) ?? layer
         if presented !== layer { frame.presentations[key] = (localTime, presented) }
         if layer.animationEntries.count < running { frame.endedAnimations = true }
