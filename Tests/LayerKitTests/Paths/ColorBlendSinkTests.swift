@@ -4,21 +4,6 @@ import Testing
 
 /// Coverage blended straight into pixels gives pixman's pixels, bit for bit.
 @Suite final class ColorBlendSinkTests {
-    /// A random premultiplied pixel: alpha first, channels no larger.
-    static func premultiplied(_ generator: inout SplitMix64) -> UInt32 {
-        let a = UInt32(generator.next() % 4 == 0 ? 255 : generator.next() % 256)
-        func channel() -> UInt32 { a == 0 ? 0 : UInt32(generator.next() % UInt64(a + 1)) }
-        return a << 24 | channel() << 16 | channel() << 8 | channel()
-    }
-
-    static func randomBitmap(width: Int, height: Int, _ generator: inout SplitMix64) throws -> Bitmap {
-        let bitmap = try Bitmap(width: width, height: height)
-        bitmap.withUnsafeMutablePixels { pixels in
-            for i in pixels.indices { pixels[i] = premultiplied(&generator) }
-        }
-        return bitmap
-    }
-
     static func pixels(_ bitmap: Bitmap) -> [UInt32] { bitmap.withUnsafePixels { Array($0) } }
 
     /// A sink's table of levels, filled with garbage (the sink clears it).
@@ -34,16 +19,16 @@ import Testing
     /// random destinations, with opaque, translucent and clear colors: pixman's
     /// `over_n_8_8888` composite and the sink agree on every pixel.
     @Test func matchesPixmanThroughTheSameMask() throws {
-        var generator = SplitMix64(seed: 77)
+        var generator = SeededGenerator(seed: 77)
         let width = 37, height = 9
         for round in 0..<60 {
-            var color = Self.premultiplied(&generator)
+            var color = KernelFixtures.pixel(&generator)
             if round % 5 == 0 { color |= 0xFF00_0000 }
             if round % 7 == 0 { color = 0 }
             let area = PixelRect(x: Int(generator.next() % 5), y: Int(generator.next() % 3), width: 30, height: 6)
             let stride = ScanConverter.rowBytes(area.width)
             var mask = [UInt8](repeating: 0, count: stride * area.height)
-            let reference = try Self.randomBitmap(width: width, height: height, &generator)
+            let reference = try KernelFixtures.bitmap(width: width, height: height, &generator)
             let ours = try reference.copy()
             var sink = ColorBlendSink(pixels: ours.pixels, pixelsPerRow: width, x: area.x, y: area.y, color: color, table: table)
             for y in 0..<area.height {
@@ -103,7 +88,7 @@ import Testing
     /// clip still takes), over a busy background.
     @Test(arguments: [FillRule.nonZero, .evenOdd])
     func fillsThroughSpansMatchFillsThroughAMask(_ rule: FillRule) throws {
-        var generator = SplitMix64(seed: rule == .nonZero ? 11 : 12)
+        var generator = SeededGenerator(seed: rule == .nonZero ? 11 : 12)
         for round in 0..<12 {
             var path = Path()
             for _ in 0..<2 {
@@ -117,7 +102,7 @@ import Testing
             }
             let color = Color(red: Double(generator.next() % 256) / 255, green: 0.4, blue: 0.7,
                               alpha: round % 3 == 0 ? 1 : Double(generator.next() % 256) / 255)
-            let spans = try Self.randomBitmap(width: 60, height: 40, &generator)
+            let spans = try KernelFixtures.bitmap(width: 60, height: 40, &generator)
             let masked = try spans.copy()
             let everything = Region(spans.bounds)
             if round % 2 == 0 {

@@ -8,15 +8,7 @@ import Testing
     static let side = 24
 
     func render(_ polygons: [[CGPoint]], rule: FillRule, width: Int = side, height: Int = side) -> [UInt8] {
-        ScanConverter.withConverter { converter in
-            for polygon in polygons { polygon.withUnsafeBufferPointer { converter.addPolygon($0) } }
-            let stride = ScanConverter.rowBytes(width)
-            var output = [UInt8](repeating: 0xA5, count: stride * height)
-            output.withUnsafeMutableBufferPointer {
-                converter.render(rule: rule, area: PixelRect(x: 0, y: 0, width: width, height: height), into: $0.baseAddress!, stride: stride)
-            }
-            return (0..<height).flatMap { y in output[(y * stride)..<(y * stride + width)] }
-        }
+        ScanConverter.coverage(of: polygons, rule: rule, width: width, height: height)
     }
 
     /// The largest difference in 8-bit levels, and where.

@@ -4,15 +4,7 @@ import Testing
 
 @Suite struct ScanConverterTests {
     func render(_ polygons: [[CGPoint]], rule: FillRule, width: Int, height: Int) -> [UInt8] {
-        ScanConverter.withConverter { converter in
-            for polygon in polygons { polygon.withUnsafeBufferPointer { converter.addPolygon($0) } }
-            let stride = ScanConverter.rowBytes(width)
-            var output = [UInt8](repeating: 0, count: stride * height)
-            output.withUnsafeMutableBufferPointer {
-                converter.render(rule: rule, area: PixelRect(x: 0, y: 0, width: width, height: height), into: $0.baseAddress!, stride: stride)
-            }
-            return (0..<height).flatMap { y in output[(y * stride)..<(y * stride + width)] }
-        }
+        ScanConverter.coverage(of: polygons, rule: rule, width: width, height: height)
     }
 
     /// The largest difference, in 8-bit levels, between rendered and reference coverage.
