@@ -60,6 +60,11 @@ enum ContentRasterizer {
         store.fill(ring, with: b.color, rule: .evenOdd, transform: boundsToStore(area: area, scale: scale))
     }
 
+    /// The radius the corners of `bounds` are drawn with: at most half of either side.
+    static func cornerRadius(_ radius: CGFloat, of bounds: CGRect) -> CGFloat {
+        min(radius, bounds.width / 2, bounds.height / 2)
+    }
+
     /// The layer's outline: its bounds with the masked corners rounded (the radius is limited to
     /// half the shorter side, as Core Animation does).
     ///
@@ -68,7 +73,7 @@ enum ContentRasterizer {
     /// rasterizer never sees coordinates far beyond the store.
     static func outline(_ bounds: CGRect, radius: CGFloat, corners: CornerMask, within area: CGRect? = nil,
                         scale: CGFloat) -> Path {
-        let r = min(radius, bounds.width / 2, bounds.height / 2)
+        let r = cornerRadius(radius, of: bounds)
         var shape = bounds
         if let area {
             let margin = max(r, 0) + 2 / scale

@@ -128,7 +128,7 @@ struct ItemEmitter {
         let all = PixelRect(x: 0, y: 0, width: width, height: height)
         let x0 = (bounds.minX - area.minX) * scale, x1 = (bounds.maxX - area.minX) * scale
         let y0 = (bounds.minY - area.minY) * scale, y1 = (bounds.maxY - area.minY) * scale
-        let r = max(min(radius, bounds.width / 2, bounds.height / 2), 0) * scale
+        let r = max(ContentRasterizer.cornerRadius(radius, of: bounds), 0) * scale
         // Far outside Int's range, or not numbers: nothing is surely inside.
         let limit = CGFloat(1 << 40)
         guard [x0, x1, y0, y1, r].allSatisfy({ $0.isFinite && abs($0) < limit }) else { return Region(all) }
