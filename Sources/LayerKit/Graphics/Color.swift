@@ -58,6 +58,12 @@ public struct Color: Hashable, Sendable {
         Color(red: red, green: green, blue: blue, alpha: alpha)
     }
 
+    /// The color multiplied channel by channel by `tint` (a replicator instance's color): what
+    /// `Bitmap.multiply(by:)` makes of pixels of this color, to within rounding.
+    func tinted(by tint: Color) -> Color {
+        Color(red: red * tint.red, green: green * tint.green, blue: blue * tint.blue, alpha: alpha * tint.alpha)
+    }
+
     /// The color as one premultiplied `a8r8g8b8` pixel (alpha in the top byte), each channel
     /// rounded to nearest.
     public var premultipliedARGB32: UInt32 {

@@ -66,4 +66,10 @@ struct TextDescription: Sendable, Hashable {
     let alignment: TextAlignment
     let wrapped: Bool
     let truncation: TextTruncation
+
+    /// The one color every run is drawn in, or nil when runs differ.
+    var singleColor: Color? {
+        let first = runs.first?.color ?? color
+        return runs.allSatisfy { ($0.color ?? color) == first } ? first : nil
+    }
 }

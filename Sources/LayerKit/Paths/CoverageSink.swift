@@ -38,3 +38,34 @@ struct MaskSink: CoverageSink {
         row[x] = level
     }
 }
+
+/// Adds coverage into an 8-bit mask that already holds some, as source-over combines coverage:
+/// m + c − m·c (pixman's rounding), which is c where the mask is still empty. Pixels never
+/// reported keep theirs.
+struct CoverageOverSink: CoverageSink {
+    let base: UnsafeMutablePointer<UInt8>
+    let stride: Int
+    private var row: UnsafeMutablePointer<UInt8>
+
+    /// - Parameter base: the mask's byte at the area's top-left pixel.
+    init(_ base: UnsafeMutablePointer<UInt8>, stride: Int) {
+        self.base = base
+        self.stride = stride
+        row = base
+    }
+
+    /// Source-over of coverage `c` onto `m`, rounded as pixman multiplies.
+    @inline(__always) static func over(_ m: UInt8, _ c: UInt8) -> UInt8 {
+        let m = UInt16(m), c = UInt16(c)
+        let t = m &* c &+ 0x80
+        return UInt8(truncatingIfNeeded: m &+ c &- ((t &+ (t &>> 8)) &>> 8))
+    }
+
+    @inline(__always) mutating func beginRow(_ y: Int) { row = base + y * stride }
+
+    @inline(__always) mutating func run(_ x: Int, count: Int, level: UInt8) {
+        for i in x..<(x + count) { row[i] = Self.over(row[i], level) }
+    }
+
+    @inline(__always) mutating func pixel(_ x: Int, level: UInt8) { row[x] = Self.over(row[x], level) }
+}

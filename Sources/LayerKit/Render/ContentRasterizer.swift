@@ -36,10 +36,7 @@ enum ContentRasterizer {
             }
         }
         if let text = c.text {
-            let layout = TextLayout(runs: text.runs, font: text.font, fontSize: text.fontSize, color: text.color,
-                                    width: c.bounds.width, wrapped: text.wrapped, truncation: text.truncation,
-                                    alignment: text.alignment)
-            layout.draw(into: store, at: c.bounds.origin, transform: toStore)
+            layout(text, in: c.bounds).draw(into: store, at: c.bounds.origin, transform: toStore)
         }
         if let drawn = c.drawn {
             // Drawn over the whole bounds, usually at exactly the store's scale.
@@ -47,6 +44,19 @@ enum ContentRasterizer {
             let imageToBounds = CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: c.bounds.minX, ty: c.bounds.minY)
             try? store.composite(drawn.bitmap, transform: Homography(imageToBounds.concatenating(toStore)))
         }
+    }
+
+    /// Draws the coverage of content whose `coverageColor` is set (text of one color) into a
+    /// cleared mask of `storeSize(area:scale:)`: what `drawContent` draws, without the color.
+    static func drawCoverage(_ c: ContentDescription, area: CGRect, scale: CGFloat, into store: AlphaMask) {
+        guard let text = c.text else { return }
+        layout(text, in: c.bounds).drawCoverage(into: store, at: c.bounds.origin, transform: boundsToStore(area: area, scale: scale))
+    }
+
+    /// A text layer's text laid out in its bounds.
+    private static func layout(_ text: TextDescription, in bounds: CGRect) -> TextLayout {
+        TextLayout(runs: text.runs, font: text.font, fontSize: text.fontSize, color: text.color, width: bounds.width,
+                   wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment)
     }
 
     /// Draws the border — the ring between the outline and the outline inset by the width — into

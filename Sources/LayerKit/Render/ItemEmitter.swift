@@ -168,13 +168,34 @@ struct ItemEmitter {
 
     private mutating func emitStoredContent(_ content: ContentDescription, node: RenderNode, key: PaintItem.Key,
                                             clip: PixelRect?, into items: inout [PaintItem]) {
-        guard let (storeArea, scale) = storeGeometry(Self.contentArea(content, of: node), node: node) else { return }
-        let size = ContentRasterizer.storeSize(area: storeArea, scale: scale)
-        guard let store = tintedStore(node, .content, .content(content, area: storeArea, scale: scale),
-                                      width: size.width, height: size.height, level: 0, draw: { store in
-            ContentRasterizer.drawContent(content, area: storeArea, scale: scale, into: store)
-        }) else { return }
-        append(key: key, store: store, area: storeArea, scale: scale, node: node, opacity: node.opacity, clip: clip, into: &items)
+        guard let stored = contentStore(content, of: node) else { return }
+        append(key: key, store: stored.store, color: stored.color, area: stored.area, scale: stored.scale, node: node,
+               opacity: node.opacity, clip: clip, into: &items)
+    }
+
+    /// A layer's content store, made or reused: 8-bit coverage painted in `color` for content
+    /// that is one color's coverage (text), a bitmap (`color` nil) for anything else. The
+    /// content's item and the shadow it casts share it.
+    private mutating func contentStore(_ content: ContentDescription, of node: RenderNode)
+        -> (store: BackingStoreCache.Entry, color: Color?, area: CGRect, scale: CGFloat)? {
+        guard let (area, scale) = storeGeometry(Self.contentArea(content, of: node), node: node) else { return nil }
+        let size = ContentRasterizer.storeSize(area: area, scale: scale)
+        let fingerprint = BackingStoreCache.Fingerprint.content(content, area: area, scale: scale)
+        guard let color = content.coverageColor else {
+            guard let store = tintedStore(node, .content, fingerprint, width: size.width, height: size.height, level: 0, draw: { store in
+                ContentRasterizer.drawContent(content, area: area, scale: scale, into: store)
+            }) else { return nil }
+            return (store, nil, area, scale)
+        }
+        // A replicator instance's tint colors the coverage as it is painted: every instance
+        // shares the one store.
+        let key = PaintItem.Key(layer: node.id, part: .content)
+        storeKeys.insert(key)
+        guard let store = cache.store(for: key, fingerprint: fingerprint, width: size.width, height: size.height, level: 0,
+                                      as: AlphaMask.self, draw: { mask in
+            ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask)
+        }) else { return nil }
+        return (store, node.tint.map { color.tinted(by: $0) } ?? color, area, scale)
     }
 
     /// The part of bounds space a layer's content store covers: its bounds, and without a clip
@@ -298,35 +319,30 @@ struct ItemEmitter {
     /// a path is cast by. Built from the same stores the layer paints with (same keys, same
     /// areas), so a shadow never makes the layer's own stores be drawn again.
     private mutating func ownPaintSource(of node: RenderNode) -> ShadowSource? {
-        var parts: [(store: BackingStoreCache.Entry, area: CGRect, scale: CGFloat)] = []
-        if let content = node.content, let (area, scale) = storeGeometry(Self.contentArea(content, of: node), node: node) {
-            let size = ContentRasterizer.storeSize(area: area, scale: scale)
-            if let store = tintedStore(node, .content, .content(content, area: area, scale: scale), width: size.width,
-                                       height: size.height, level: 0, draw: { store in
-                ContentRasterizer.drawContent(content, area: area, scale: scale, into: store)
-            }) {
-                parts.append((store, area, scale))
-            }
-        }
+        var parts: [(store: BackingStoreCache.Entry, color: Color?, area: CGRect, scale: CGFloat)] = []
+        if let content = node.content, let stored = contentStore(content, of: node) { parts.append(stored) }
         if let border = node.border, let (area, scale) = storeGeometry(border.bounds, node: node) {
             let size = ContentRasterizer.storeSize(area: area, scale: scale)
             if let store = tintedStore(node, .border, .border(border, area: area, scale: scale), width: size.width,
                                        height: size.height, level: 0, draw: { store in
                 ContentRasterizer.drawBorder(border, area: area, scale: scale, into: store)
             }) {
-                parts.append((store, area, scale))
+                parts.append((store, nil, area, scale))
             }
         }
         guard let first = parts.first else { return nil }
         var hasher = Hasher()
-        for part in parts { hasher.combine(part.store.generation) }
+        for part in parts {
+            hasher.combine(part.store.generation)
+            hasher.combine(part.color?.alpha)
+        }
         let area = parts.dropFirst().reduce(first.area) { $0.union($1.area) }
         let scale = first.scale
         let size = ContentRasterizer.storeSize(area: area, scale: scale)
-        let level = parts.reduce(-1) { max($0, cache.pendingLevel(of: $1.store.bitmap) ?? -1) }
+        let level = parts.reduce(-1) { max($0, cache.pendingLevel(of: $1.store.surface) ?? -1) }
         return ShadowSource(area: area, scale: scale, identity: hasher.finalize(), width: size.width, height: size.height,
                             level: level) {
-            guard parts.count > 1 else { return first.store.bitmap }
+            if parts.count == 1, first.color == nil { return first.store.bitmap }
             guard let combined = try? Bitmap(width: size.width, height: size.height) else { return Self.emptySource }
             for part in parts {
                 // Store pixels → the combined bitmap's pixels: a whole-pixel offset at equal scales
@@ -335,7 +351,11 @@ struct ItemEmitter {
                                         y: (part.area.minY - area.minY) * scale)
                 let placement = part.scale == scale ? offset
                     : Homography(scaleX: scale / part.scale, y: scale / part.scale).concatenating(offset)
-                try? combined.composite(part.store.bitmap, transform: placement)
+                if let color = part.color {
+                    try? combined.composite(part.store.mask, color: color, transform: placement)
+                } else {
+                    try? combined.composite(part.store.bitmap, transform: placement)
+                }
             }
             return combined
         }
@@ -397,11 +417,14 @@ struct ItemEmitter {
         return (storeArea, scale)
     }
 
-    private func append(key: PaintItem.Key, store: BackingStoreCache.Entry, area: CGRect, scale: CGFloat,
+    /// Appends the item painting `store` (a coverage store in `color`, or a bitmap when `color`
+    /// is nil) over `area` of the node's bounds space.
+    private func append(key: PaintItem.Key, store: BackingStoreCache.Entry, color: Color? = nil, area: CGRect, scale: CGFloat,
                         node: RenderNode, opacity: Double, clip: PixelRect?, into items: inout [PaintItem]) {
         let storeToBounds = Homography(scaleX: 1 / scale, y: 1 / scale)
             .concatenating(Homography(translationX: area.minX, y: area.minY))
-        guard let item = PaintItem(key: key, source: store.bitmap, sourceIdentity: store.generation,
+        let source: PaintItem.Source = color.map { .coverage(store.mask, $0) } ?? .bitmap(store.bitmap)
+        guard let item = PaintItem(key: key, source: source, sourceIdentity: store.generation,
                                    transform: storeToBounds.concatenating(node.transform), opacity: opacity,
                                    filter: .bilinear, clip: clip, targetArea: targetArea) else { return }
         items.append(item)

@@ -14,8 +14,8 @@ struct PaintItem {
         var instance: Int = 0
     }
 
-    /// What an item draws: a bitmap, or a color through a coverage mask (a shadow: a quarter of
-    /// a bitmap's bytes to sample).
+    /// What an item draws: a bitmap, or a color through a coverage mask (a shadow, or text of
+    /// one color: a quarter of a bitmap's bytes to sample).
     enum Source {
         case bitmap(Bitmap)
         case coverage(AlphaMask, Color)

@@ -25,15 +25,8 @@ extension TextLayout {
             return
         }
         // Glyphs of one color go in one fill, so overlapping glyphs (marks) are not drawn twice.
-        var byColor: [Color: Path] = [:]
-        for glyph in glyphs {
-            let outline = glyph.font.outline(ofGlyph: glyph.id)
-            guard !outline.isEmpty else { continue }
-            let place = CGAffineTransform(a: glyph.scale, b: 0, c: 0, d: glyph.scale,
-                                          tx: origin.x + glyph.origin.x, ty: origin.y + glyph.origin.y)
-            byColor[glyph.color, default: Path()].addPath(outline, transform: place)
-        }
-        for (color, path) in byColor { bitmap.fill(path, with: color, transform: transform) }
+        let byColor = Dictionary(grouping: glyphs.indices) { glyphs[$0].color }
+        for (color, indices) in byColor { bitmap.fill(outlines(of: indices, at: origin), with: color, transform: transform) }
     }
 
     /// One color and font's glyphs of a line: their cached coverage combined into one mask over
@@ -43,7 +36,35 @@ extension TextLayout {
     /// compositing them one after the other, to within rounding.
     private func drawRun(_ range: Range<Int>, into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform,
                          cache: GlyphCache) {
-        let font = glyphs[range.lowerBound].font, color = glyphs[range.lowerBound].color
+        let color = glyphs[range.lowerBound].color
+        let run = placedRun(range, at: origin, transform: transform, cache: cache)
+        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        for (placement, entry) in zip(run.placements, run.entries) {
+            guard let entry else { continue }
+            x0 = min(x0, placement.x + entry.area.minX); x1 = max(x1, placement.x + entry.area.maxX)
+            y0 = min(y0, placement.y + entry.area.minY); y1 = max(y1, placement.y + entry.area.maxY)
+        }
+        let area = x0 < x1 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(bitmap.bounds) : PixelRect(x: 0, y: 0, width: 0, height: 0)
+        if !area.isEmpty {
+            ScanConverter.withConverter { converter in
+                converter.withClearedMask(for: area) { mask, stride in
+                    for (placement, entry) in zip(run.placements, run.entries) {
+                        guard let entry else { continue }
+                        Self.combine(entry, atX: placement.x, y: placement.y, into: mask, stride: stride, area: area)
+                    }
+                    bitmap.composite(mask: mask, stride: stride, area: area, color: color, clip: nil)
+                }
+            }
+        }
+        if !run.large.isEmpty { bitmap.fill(outlines(of: run.large, at: origin), with: color, transform: transform) }
+    }
+
+    /// A run's glyphs placed on whole device pixels with their cached coverage (nil for glyphs
+    /// without ink, or placed beyond any bitmap), and the glyphs too large for the cache, whose
+    /// outlines are filled instead.
+    private func placedRun(_ range: Range<Int>, at origin: CGPoint, transform: CGAffineTransform,
+                           cache: GlyphCache) -> (placements: [(x: Int, y: Int)], entries: [GlyphCache.Entry?], large: [Int]) {
+        let font = glyphs[range.lowerBound].font
         let phases = CGFloat(GlyphCache.phases)
         var placements: [(x: Int, y: Int)] = [], keys: [GlyphCache.Key] = []
         placements.reserveCapacity(range.count)
@@ -74,38 +95,75 @@ extension TextLayout {
         }
         var entries: [GlyphCache.Entry?] = []
         cache.entries(font: font, for: keys, into: &entries)
-        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
-        for (placement, entry) in zip(placements, entries) {
-            guard let entry else { continue }
-            x0 = min(x0, placement.x + entry.area.minX); x1 = max(x1, placement.x + entry.area.maxX)
-            y0 = min(y0, placement.y + entry.area.minY); y1 = max(y1, placement.y + entry.area.maxY)
+        return (placements, entries, large)
+    }
+
+    /// The outlines of `indices`' glyphs, placed in points (offset by `origin`), as one path.
+    private func outlines<Indices: Sequence<Int>>(of indices: Indices, at origin: CGPoint) -> Path {
+        var path = Path()
+        for i in indices {
+            let glyph = glyphs[i]
+            let outline = glyph.font.outline(ofGlyph: glyph.id)
+            guard !outline.isEmpty else { continue }
+            path.addPath(outline, transform: CGAffineTransform(a: glyph.scale, b: 0, c: 0, d: glyph.scale,
+                                                               tx: origin.x + glyph.origin.x, ty: origin.y + glyph.origin.y))
         }
-        let area = x0 < x1 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(bitmap.bounds) : PixelRect(x: 0, y: 0, width: 0, height: 0)
-        if !area.isEmpty {
-            ScanConverter.withConverter { converter in
-                converter.withClearedMask(for: area) { mask, stride in
-                    for (placement, entry) in zip(placements, entries) {
-                        guard let entry else { continue }
-                        Self.combine(entry, atX: placement.x, y: placement.y, into: mask, stride: stride, area: area)
+        return path
+    }
+
+    /// Whether every glyph has one color: then the text is its coverage and that color.
+    var singleColor: Color? {
+        guard let first = glyphs.first?.color else { return nil }
+        return glyphs.allSatisfy { $0.color == first } ? first : nil
+    }
+
+    /// Adds the glyphs' coverage into `mask` through `transform` (points → mask pixels), offset
+    /// by `origin`, as source-over combines coverage: what `draw(into:at:transform:cache:)`
+    /// composites in a color, without the color. Text of one color is stored so (a quarter of a
+    /// bitmap's bytes) and composited through it in its color.
+    ///
+    /// Under a uniform scale and translation glyphs come from the glyph cache, placed as `draw`
+    /// places them, so that the pixels are what `draw` into a clear bitmap gives, times the
+    /// color; under other transforms the outlines are filled. Safe to call from several threads
+    /// at once for different masks.
+    func drawCoverage(into mask: AlphaMask, at origin: CGPoint, transform: CGAffineTransform, cache: GlyphCache = .shared) {
+        let area = mask.bounds
+        mask.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let stride = mask.bytesPerRow
+            var outlined: [Int] = []
+            if transform.b == 0, transform.c == 0, transform.a == transform.d, transform.a > 0, transform.a.isFinite {
+                for line in lines {
+                    var start = line.lowerBound
+                    while start < line.upperBound {
+                        var end = start + 1
+                        while end < line.upperBound, glyphs[end].font === glyphs[start].font { end += 1 }
+                        let run = placedRun(start..<end, at: origin, transform: transform, cache: cache)
+                        for (placement, entry) in zip(run.placements, run.entries) {
+                            guard let entry else { continue }
+                            Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: stride, area: area)
+                        }
+                        outlined += run.large
+                        start = end
                     }
-                    bitmap.composite(mask: mask, stride: stride, area: area, color: color, clip: nil)
                 }
+            } else {
+                outlined = Array(glyphs.indices)
             }
-        }
-        if !large.isEmpty {
-            var path = Path()
-            for i in large {
-                let glyph = glyphs[i]
-                path.addPath(font.outline(ofGlyph: glyph.id), transform: CGAffineTransform(a: glyph.scale, b: 0, c: 0, d: glyph.scale,
-                                                                                         tx: origin.x + glyph.origin.x,
-                                                                                         ty: origin.y + glyph.origin.y))
+            guard !outlined.isEmpty else { return }
+            ScanConverter.withConverter { converter in
+                converter.addFill(outlines(of: outlined, at: origin), transform: transform)
+                guard let box = converter.boundingBox else { return }
+                let covered = PixelRect(covering: box).intersection(area)
+                guard !covered.isEmpty else { return }
+                var sink = CoverageOverSink(base + covered.minY * stride + covered.minX, stride: stride)
+                converter.render(rule: .nonZero, area: covered, into: &sink)
             }
-            bitmap.fill(path, with: color, transform: transform)
         }
     }
 
-    /// Adds a glyph's coverage into the mask over `area` as source-over combines coverage:
-    /// m + g − m·g (pixman's rounding), which is g where the mask is still empty.
+    /// Adds a glyph's coverage into the mask over `area` as source-over combines coverage
+    /// (`CoverageOverSink.over`): g where the mask is still empty.
     private static func combine(_ entry: GlyphCache.Entry, atX gx: Int, y gy: Int, into mask: UnsafeMutablePointer<UInt8>,
                                 stride: Int, area: PixelRect) {
         let placed = PixelRect(x: gx + entry.area.x, y: gy + entry.area.y, width: entry.area.width, height: entry.area.height)
@@ -118,11 +176,7 @@ extension TextLayout {
                 let source = base + (row - placed.minY) * sourceStride + (visible.minX - placed.minX)
                 let target = mask + (row - area.minY) * stride + (visible.minX - area.minX)
                 // Branch-free, so that it vectorizes: g = 0 leaves m, m = 0 gives g.
-                for x in 0..<visible.width {
-                    let g = UInt16(source[x]), m = UInt16(target[x])
-                    let t = m &* g &+ 0x80
-                    target[x] = UInt8(truncatingIfNeeded: m &+ g &- ((t &+ (t &>> 8)) &>> 8))
-                }
+                for x in 0..<visible.width { target[x] = CoverageOverSink.over(target[x], source[x]) }
             }
         }
     }

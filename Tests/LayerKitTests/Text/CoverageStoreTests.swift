@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@_spi(Kernels) @testable import LayerKit
+
+/// Text of one color is stored as 8-bit coverage and painted through it in its color; text of
+/// several colors, or over a background, keeps a color store. Both must look the same.
+@Suite struct CoverageStoreTests {
+    static let color = Color(red: 0.9, green: 0.35, blue: 0.2, alpha: 0.8)
+
+    /// The largest difference of any channel between two bitmaps of one size.
+    static func worstDifference(_ a: Bitmap, _ b: Bitmap) -> Int {
+        var worst = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a.premultipliedPixel(x: x, y: y), q = b.premultipliedPixel(x: x, y: y)
+                for shift in stride(from: UInt32(0), through: 24, by: 8) {
+                    worst = max(worst, abs(Int(p >> shift & 0xFF) - Int(q >> shift & 0xFF)))
+                }
+            }
+        }
+        return worst
+    }
+
+    /// The text drawn in its color into a clear bitmap, and its coverage drawn into a mask then
+    /// composited in the same color. Returns both and how many pixels have ink.
+    static func drawBothWays(_ layout: TextLayout, transform: CGAffineTransform, width: Int, height: Int) throws
+        -> (drawn: Bitmap, throughCoverage: Bitmap, inked: Int) {
+        let cache = GlyphCache(capacity: 4 << 20)
+        let drawn = try Bitmap(width: width, height: height)
+        layout.draw(into: drawn, at: CGPoint(x: 2, y: 3), transform: transform, cache: cache)
+        let mask = try AlphaMask(width: width, height: height)
+        layout.drawCoverage(into: mask, at: CGPoint(x: 2, y: 3), transform: transform, cache: cache)
+        let throughCoverage = try Bitmap(width: width, height: height)
+        try throughCoverage.composite(mask, color: color)
+        var inked = 0
+        for y in 0..<height { for x in 0..<width where mask[x, y] > 0 { inked += 1 } }
+        return (drawn, throughCoverage, inked)
+    }
+
+    static func layout(_ text: String, fontSize: CGFloat, width: CGFloat? = nil) throws -> TextLayout {
+        let font = try Font(fileAt: TextTests.dejaVu)
+        return TextLayout(runs: [TextRun(text)], font: font.familyName, fontSize: fontSize, color: color, width: width,
+                          wrapped: width != nil, truncation: .none, alignment: .left, explicitFont: font)
+    }
+
+    /// From the glyph cache (a uniform scale), coverage times the color is exactly what drawing
+    /// in the color gives: the same glyph masks, combined the same way, composited by pixman.
+    @Test(arguments: [0.0, 0.3, 0.875])
+    func cachedGlyphsThroughCoverageAreTheColorDrawingBitForBit(_ offset: Double) throws {
+        let layout = try Self.layout("Hamburgefonstiv AVATAR Tj ffi 0123 ÅÉ e\u{301}\u{308} wrapped onto lines", fontSize: 19,
+                                     width: 260)
+        #expect(layout.lines.count > 1)
+        let transform = CGAffineTransform(a: 1.5, b: 0, c: 0, d: 1.5, tx: offset, ty: offset / 2)
+        let (drawn, throughCoverage, inked) = try Self.drawBothWays(layout, transform: transform, width: 420, height: 160)
+        #expect(inked > 2000)
+        #expect(Self.worstDifference(drawn, throughCoverage) == 0)
+    }
+
+    /// Under transforms the cache does not serve (a stretch, a turn) and for glyphs too large
+    /// for it, the outlines are filled: coverage times the color is within a level of the color
+    /// fill (which blends the color at each pixel, and rounds once differently).
+    @Test(arguments: [CGAffineTransform(a: 1.4, b: 0, c: 0, d: 0.8, tx: 1, ty: 2),
+                      CGAffineTransform(a: 0.9, b: 0.3, c: -0.3, d: 0.9, tx: 40, ty: 1.5),
+                      CGAffineTransform(a: 1.25, b: 0, c: 0, d: 1.25, tx: 0.4, ty: 0)])
+    func outlinesThroughCoverageAreTheColorFill(_ transform: CGAffineTransform) throws {
+        let large = transform.a == 1.25
+        let layout = try Self.layout(large ? "Ag" : "Wave ffi Tj", fontSize: large ? 420 : 30)
+        let (drawn, throughCoverage, inked) = try Self.drawBothWays(layout, transform: transform, width: 720, height: large ? 640 : 120)
+        #expect(inked > (large ? 40_000 : 1000))
+        #expect(Self.worstDifference(drawn, throughCoverage) <= 1)
+    }
+
+    /// Coverage already in a mask is combined with, not overwritten: a second drawing of the
+    /// same text over the first gives m + m − m² per pixel (source-over of coverage).
+    @Test func coverageIsAddedAsSourceOver() throws {
+        let layout = try Self.layout("Overlap", fontSize: 30)
+        for transform in [CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0.5, ty: 0),
+                          CGAffineTransform(a: 1, b: 0, c: 0, d: 1.2, tx: 0.5, ty: 0)] {
+            let once = try AlphaMask(width: 160, height: 60), twice = try AlphaMask(width: 160, height: 60)
+            layout.drawCoverage(into: once, at: .zero, transform: transform)
+            layout.drawCoverage(into: twice, at: .zero, transform: transform)
+            layout.drawCoverage(into: twice, at: .zero, transform: transform)
+            var partial = 0
+            for y in 0..<60 {
+                for x in 0..<160 {
+                    let m = Int(once[x, y])
+                    if m > 0, m < 255 { partial += 1 }
+                    #expect(Int(twice[x, y]) == Int(CoverageOverSink.over(once[x, y], once[x, y])))
+                    #expect(twice[x, y] >= once[x, y])
+                }
+            }
+            #expect(partial > 50)
+        }
+    }
+
+    /// A scene of text in every arrangement that reaches the coverage stores: opacity, a
+    /// shadow cast by the text, a replicator tinting its instances, a fractional position,
+    /// a turn, a group. `nudge` gives one run of each label a color that differs from the
+    /// others by less than an 8-bit level: the same pixels, but no longer "one color", so the
+    /// label keeps a color store.
+    static func scene(nudge: Bool) -> Layer {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 420, height: 300)
+        root.backgroundColor = Color(red: 0.12, green: 0.14, blue: 0.2)
+        func label(_ text: String, at origin: CGPoint) -> TextLayer {
+            let label = TextLayer()
+            label.font = "DejaVu Sans"
+            label.fontSize = 22
+            label.frame = CGRect(x: origin.x, y: origin.y, width: 230, height: 30)
+            let other = nudge ? Color(red: color.red + 1e-9, green: color.green, blue: color.blue, alpha: color.alpha) : color
+            let half = text.index(text.startIndex, offsetBy: text.count / 2)
+            label.runs = [TextRun(String(text[..<half]), color: color), TextRun(String(text[half...]), color: other)]
+            return label
+        }
+        root.addSublayer(label("Plain 0123.45", at: CGPoint(x: 10.25, y: 8.5)))
+        let faded = label("Faded +1.25%", at: CGPoint(x: 10, y: 44))
+        faded.opacity = 0.6
+        root.addSublayer(faded)
+        let shadowed = label("Shadowed text", at: CGPoint(x: 10, y: 80))
+        shadowed.shadowOpacity = 0.8
+        shadowed.shadowRadius = 3
+        shadowed.shadowOffset = CGSize(width: 3, height: 4)
+        root.addSublayer(shadowed)
+        let turned = label("Turned", at: CGPoint(x: 250, y: 60))
+        turned.transform = Transform3D(rotationAngle: 0.4, x: 0, y: 0, z: 1)
+        root.addSublayer(turned)
+        let replicator = ReplicatorLayer()
+        replicator.frame = CGRect(x: 10, y: 120, width: 400, height: 120)
+        replicator.instanceCount = 3
+        replicator.instanceTransform = Transform3D(translationX: 20, y: 32, z: 0)
+        replicator.instanceColor = Color(red: 1, green: 0.9, blue: 0.7, alpha: 1)
+        replicator.instanceRedOffset = -0.2
+        replicator.instanceAlphaOffset = -0.25
+        replicator.addSublayer(label("Replicated 42", at: .zero))
+        root.addSublayer(replicator)
+        let group = Layer()
+        group.frame = CGRect(x: 250, y: 240, width: 160, height: 50)
+        group.cornerRadius = 12
+        group.masksToBounds = true
+        group.addSublayer(label("Clipped words", at: CGPoint(x: 4, y: 10)))
+        root.addSublayer(group)
+        return root
+    }
+
+    /// Every label of the scene is painted through coverage (and its nudged twin is not), and
+    /// the frames agree within 2 levels: storing text as coverage changes its cost, not its look.
+    /// (Faded and tinted text round twice either way, in a different order: color × coverage,
+    /// then × opacity or tint, against color × opacity or tint, then × coverage.)
+    @Test(arguments: [1, 4])
+    func textThroughCoverageLooksAsTextInAColorStore(threads: Int) throws {
+        let coverage = Self.scene(nudge: false), colorStores = Self.scene(nudge: true)
+        func coverageItems(_ root: Layer) -> Int {
+            Renderer(threadCount: 1).composites(for: root, width: 420, height: 300).filter { $0.color != nil }.count
+        }
+        // Seven labels (three instances of the replicated one) and one shadow; the clipped
+        // label is inside its group's bitmap.
+        #expect(coverageItems(coverage) == 8)
+        #expect(coverageItems(colorStores) == 1)
+        for scale in [1.0, 2.0] {
+            let a = try Renderer(scale: scale, threadCount: threads).render(coverage, at: 0)
+            let b = try Renderer(scale: scale, threadCount: threads).render(colorStores, at: 0)
+            #expect(Self.worstDifference(a, b) <= 2, "at scale \(scale)")
+        }
+    }
+}
