@@ -17,7 +17,7 @@ extension Bitmap {
         let kind = transform.kind
         let opacity8 = Self.opacity8(opacity), premultiplied = color.premultipliedARGB32
         let solid = Kernels.color(premultiplied, timesOpacity: opacity8)
-        switch CompositePath(transform, kind: kind, operator: .over, engine: Self.compositeEngine) {
+        switch CompositePath(transform, kind: kind, operator: .over, engine: Self.compositeEngine, coverage: true) {
         case .none:
             throw .transformNotInvertible(transform)
         case let .pixmanCopy(x, y):

@@ -20,8 +20,12 @@ enum CompositePath: Hashable {
     /// perspective with an operator the kernels lack.
     case kernelSamples(KernelVariant?)
 
-    /// The path for a composite through `transform`, whose kind the caller has found.
-    init(_ transform: Homography, kind: TransformKind, operator op: CompositeOperator, engine: CompositeEngine) {
+    /// The path for a composite through `transform`, whose kind the caller has found, of a
+    /// bitmap or (`coverage`) of a solid color through an 8-bit coverage mask. pixman's SSE2
+    /// scaled paths are for bitmaps: a coverage mask under any map but a whole-pixel offset
+    /// takes its general fetcher, so the kernels take every such map.
+    init(_ transform: Homography, kind: TransformKind, operator op: CompositeOperator, engine: CompositeEngine,
+         coverage: Bool = false) {
         let variant: KernelVariant?
         switch engine {
         case .automatic: variant = nil
@@ -36,7 +40,7 @@ enum CompositePath: Hashable {
             self = .pixmanCopy(x: x, y: y)
         case .affine:
             // Forced kernels take scales too, so that they can be compared with pixman's paths.
-            let pixmanIsFaster = engine == .automatic && transform.isForwardAxisScale
+            let pixmanIsFaster = engine == .automatic && !coverage && transform.isForwardAxisScale
             self = engine == .pixman || !kernelsCombine || pixmanIsFaster ? .pixman : .kernel(variant)
         case .projective:
             self = kernelsCombine ? .kernel(variant) : .kernelSamples(variant)

@@ -32,6 +32,38 @@ import Testing
         #expect(compared > 500, "only \(compared) compared")
     }
 
+    /// A coverage mask at a fractional offset or scaled along the axes (text stored as
+    /// coverage inside a group, a label at a sub-pixel position) is sampled by the kernels,
+    /// not by pixman's general fetcher, which bitmaps under the same maps avoid through its
+    /// scaled paths: and the pixels are pixman's.
+    @Test func axisScalesOfCoverageTakeTheKernelsAndDrawPixmansPixels() throws {
+        var g = SeededGenerator(seed: 808)
+        var compared = 0
+        for trial in 0..<300 {
+            let sw = Int.random(in: 1...60, using: &g), sh = Int.random(in: 1...40, using: &g)
+            let scale = trial % 3 == 0 ? 1 : CGFloat.random(in: 0.3...3, using: &g)
+            let map = CGAffineTransform(a: scale, b: 0, c: 0, d: trial % 2 == 0 ? scale : CGFloat.random(in: 0.5...2, using: &g),
+                                        tx: CGFloat.random(in: -10...40, using: &g), ty: CGFloat.random(in: -10...40, using: &g))
+            let transform = Homography(map)
+            guard transform.isForwardAxisScale, case .affine = transform.kind else { continue }
+            #expect(CompositePath(transform, kind: transform.kind, operator: .over, engine: .automatic) == .pixman)
+            #expect(CompositePath(transform, kind: transform.kind, operator: .over, engine: .automatic, coverage: true) == .kernel(nil))
+            let mask = try KernelFixtures.mask(width: sw, height: sh, &g)
+            let target = try KernelFixtures.bitmap(width: 90, height: 90, &g)
+            let color = Color(premultipliedARGB32: KernelFixtures.pixel(&g))
+            let opacity = KernelFixtures.opacity(&g)
+            guard let drawn = try KernelFixtures.drawn(on: target, by: [.pixman, .automatic], {
+                (b: Bitmap) throws(BitmapError) in
+                try b.composite(mask, color: color, transform: transform, filter: .bilinear, opacity: opacity)
+            }) else { continue }
+            guard let area = try target.transformedArea(mask.bounds, transform.kind, transform, .bilinear, .over, nil, 1)?.1,
+                  KernelFixtures.pixmanDraws(transform, area: area) else { continue }
+            #expect(drawn[1].hasSamePixels(as: drawn[0]), "trial \(trial): \(sw)x\(sh) through \(transform)")
+            compared += 1
+        }
+        #expect(compared > 150, "only \(compared) compared")
+    }
+
     /// Black at any alpha and opacity (a shadow's usual color, which the SIMD rows multiply by
     /// the coverage in its alpha alone): pixman's pixels, and the variants agree.
     @Test func blackThroughCoverageMatchesPixman() throws {
