@@ -42,7 +42,10 @@ struct RenderNode: Sendable {
 }
 
 /// Everything rasterized into a layer's backing store; equal descriptions draw equal pixels.
-struct ContentDescription: Sendable, Equatable {
+///
+/// Immutable, and a class: a node, a store's fingerprint and the cache's entry each hold it, and
+/// as a value its ~500 bytes were copied at every step of a frame's update.
+final class ContentDescription: Sendable, Equatable {
     let bounds: CGRect
     let backgroundColor: Color?
     let cornerRadius: CGFloat
@@ -58,6 +61,21 @@ struct ContentDescription: Sendable, Equatable {
     let gradient: Gradient?
     /// The layer's content version when snapshotted: any content change bumps it.
     let version: UInt64
+
+    init(bounds: CGRect, backgroundColor: Color?, cornerRadius: CGFloat, maskedCorners: CornerMask,
+         contents: ContentsDescription?, drawn: Image?, shape: ShapeDescription?, text: TextDescription?,
+         gradient: Gradient?, version: UInt64) {
+        self.bounds = bounds
+        self.backgroundColor = backgroundColor
+        self.cornerRadius = cornerRadius
+        self.maskedCorners = maskedCorners
+        self.contents = contents
+        self.drawn = drawn
+        self.shape = shape
+        self.text = text
+        self.gradient = gradient
+        self.version = version
+    }
 
     /// Whether the layer shows only its contents image, placed without nine-part stretching:
     /// then it is composited straight from the image, resampled once.
@@ -75,7 +93,7 @@ struct ContentDescription: Sendable, Equatable {
     }
 
     static func == (a: ContentDescription, b: ContentDescription) -> Bool {
-        a.version == b.version && a.bounds == b.bounds && a.backgroundColor == b.backgroundColor &&
+        a === b || a.version == b.version && a.bounds == b.bounds && a.backgroundColor == b.backgroundColor &&
             a.cornerRadius == b.cornerRadius && a.maskedCorners == b.maskedCorners &&
             a.contents == b.contents && a.drawn === b.drawn && a.shape == b.shape && a.text == b.text && a.gradient == b.gradient
     }
