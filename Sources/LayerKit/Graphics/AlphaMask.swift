@@ -26,6 +26,12 @@ import Darwin
     public let bytesPerRow: Int
     let pixels: UnsafeMutablePointer<UInt8>
 
+    /// The pixels outside which every coverage is zero, when known; nil when anything may have
+    /// coverage. A new mask has none. Writing through `withUnsafeMutableBytes` forgets it, and
+    /// a writer that knows where it wrote says so afterwards. Painting skips what lies outside,
+    /// and clearing a store for reuse clears only what lies inside.
+    var inkBounds: PixelRect? = PixelRect(x: 0, y: 0, width: 0, height: 0)
+
     /// Creates a mask of zero coverage.
     ///
     /// - Throws: `BitmapError` for the sizes a `Bitmap` refuses, or when memory cannot be had.
@@ -58,7 +64,8 @@ import Darwin
 
     /// Lends the coverage for writing: rows top to bottom, `bytesPerRow` apart.
     public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeMutableBufferPointer(start: pixels, count: height * bytesPerRow))
+        inkBounds = nil
+        return try body(UnsafeMutableBufferPointer(start: pixels, count: height * bytesPerRow))
     }
 
     /// A new pixman A8 image over the coverage, for use as a mask: each composite gets its own,

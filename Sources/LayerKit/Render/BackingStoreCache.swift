@@ -162,5 +162,15 @@ extension Bitmap: StoreSurface {
 
 extension AlphaMask: StoreSurface {
     var byteCount: Int { bytesPerRow * height }
-    func clearPixels() { withUnsafeMutableBytes { $0.update(repeating: 0) } }
+
+    /// Clears what may have coverage: only the ink's rectangle when the mask knows it.
+    func clearPixels() {
+        let ink = inkBounds ?? bounds
+        if ink.width == width {
+            (pixels + ink.minY * bytesPerRow).update(repeating: 0, count: ink.height * bytesPerRow)
+        } else {
+            for row in ink.minY..<ink.maxY { (pixels + row * bytesPerRow + ink.minX).update(repeating: 0, count: ink.width) }
+        }
+        inkBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    }
 }

@@ -80,10 +80,33 @@ enum Painter {
             case let .bitmap(source):
                 try? view.composite(source, transform: item.transform, filter: item.filter, clip: reach, opacity: item.opacity)
             case let .coverage(mask, color):
-                try? view.composite(mask, color: color, transform: item.transform, filter: item.filter, clip: reach,
+                // Only where the mask has ink: a line of text is mostly empty store.
+                var inked = reach
+                if let ink = inkedPixels(of: mask, through: item.transform) {
+                    guard !ink.isEmpty else { continue }
+                    inked.formIntersection(Region(ink))
+                    guard !inked.isEmpty else { continue }
+                }
+                try? view.composite(mask, color: color, transform: item.transform, filter: item.filter, clip: inked,
                                     opacity: item.opacity)
             }
         }
+    }
+}
+
+extension Painter {
+    /// The target pixels a coverage mask drawn through `transform` can change: where its ink
+    /// lands, a texel wider for bilinear sampling (every sample outside reads only zeros). Nil
+    /// when the mask does not know its ink, or the map does not give a bounded box.
+    static func inkedPixels(of mask: AlphaMask, through transform: Homography) -> PixelRect? {
+        guard let ink = mask.inkBounds else { return nil }
+        if ink.isEmpty { return ink }
+        if case let .integerTranslation(x, y) = transform.kind {
+            return PixelRect(x: ink.x + x, y: ink.y + y, width: ink.width, height: ink.height)
+        }
+        guard let box = transform.projectedBounds(of: ink.cgRect.insetBy(dx: -1, dy: -1)),
+              [box.minX, box.minY, box.maxX, box.maxY].allSatisfy(\.isFinite) else { return nil }
+        return PixelRect(covering: box)
     }
 }
 

@@ -128,6 +128,9 @@ extension TextLayout {
     /// at once for different masks.
     func drawCoverage(into mask: AlphaMask, at origin: CGPoint, transform: CGAffineTransform, cache: GlyphCache = .shared) {
         let area = mask.bounds
+        let inkBefore = mask.inkBounds
+        var inked = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        defer { mask.inkBounds = inkBefore?.union(inked) }
         mask.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             let stride = mask.bytesPerRow
@@ -141,7 +144,8 @@ extension TextLayout {
                         let run = placedRun(start..<end, at: origin, transform: transform, cache: cache)
                         for (placement, entry) in zip(run.placements, run.entries) {
                             guard let entry else { continue }
-                            Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: stride, area: area)
+                            let visible = Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: stride, area: area)
+                            inked = inked.union(visible)
                         }
                         outlined += run.large
                         start = end
@@ -156,6 +160,7 @@ extension TextLayout {
                 guard let box = converter.boundingBox else { return }
                 let covered = PixelRect(covering: box).intersection(area)
                 guard !covered.isEmpty else { return }
+                inked = inked.union(covered)
                 var sink = CoverageOverSink(base + covered.minY * stride + covered.minX, stride: stride)
                 converter.render(rule: .nonZero, area: covered, into: &sink)
             }
@@ -164,11 +169,13 @@ extension TextLayout {
 
     /// Adds a glyph's coverage into the mask over `area` as source-over combines coverage
     /// (`CoverageOverSink.over`): g where the mask is still empty.
+    /// Returns the pixels of the mask it may have changed (the glyph's visible box).
+    @discardableResult
     private static func combine(_ entry: GlyphCache.Entry, atX gx: Int, y gy: Int, into mask: UnsafeMutablePointer<UInt8>,
-                                stride: Int, area: PixelRect) {
+                                stride: Int, area: PixelRect) -> PixelRect {
         let placed = PixelRect(x: gx + entry.area.x, y: gy + entry.area.y, width: entry.area.width, height: entry.area.height)
         let visible = placed.intersection(area)
-        guard !visible.isEmpty else { return }
+        guard !visible.isEmpty else { return visible }
         let sourceStride = entry.stride
         entry.coverage.withUnsafeBufferPointer { coverage in
             guard let base = coverage.baseAddress else { return }
@@ -179,5 +186,6 @@ extension TextLayout {
                 for x in 0..<visible.width { target[x] = CoverageOverSink.over(target[x], source[x]) }
             }
         }
+        return visible
     }
 }

@@ -162,4 +162,65 @@ import Testing
             #expect(Self.worstDifference(a, b) <= 2, "at scale \(scale)")
         }
     }
+
+    /// A mask knows where its ink is: nothing when new, the glyphs' boxes after text is drawn
+    /// (every covered pixel inside, and far less than the store), nothing once cleared, and
+    /// anything after an unknown write.
+    @Test func masksKnowWhereTheirInkIs() throws {
+        let mask = try AlphaMask(width: 600, height: 40)
+        #expect(mask.inkBounds?.isEmpty == true)
+        let layout = try Self.layout("ALPHA-07   123.45", fontSize: 22)
+        layout.drawCoverage(into: mask, at: CGPoint(x: 3, y: 2), transform: CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0.25, ty: 0))
+        let ink = try #require(mask.inkBounds)
+        var covered = 0
+        for y in 0..<40 {
+            for x in 0..<600 where mask[x, y] > 0 {
+                covered += 1
+                #expect(ink.contains(x: x, y: y), "coverage at (\(x), \(y)) outside the ink \(ink)")
+            }
+        }
+        #expect(covered > 500)
+        #expect(ink.area * 2 < mask.width * mask.height, "ink \(ink) is most of the mask")
+        // Drawing again adds to what is there: the ink grows, never shrinks.
+        layout.drawCoverage(into: mask, at: CGPoint(x: 300, y: 2), transform: .identity)
+        let grown = try #require(mask.inkBounds)
+        #expect(grown.intersection(ink) == ink && grown.maxX > ink.maxX)
+        mask.clearPixels()
+        #expect(mask.inkBounds?.isEmpty == true)
+        var left = 0
+        for y in 0..<40 { for x in 0..<600 where mask[x, y] > 0 { left += 1 } }
+        #expect(left == 0)
+        mask.withUnsafeMutableBytes { $0[5] = 9 }
+        #expect(mask.inkBounds == nil)
+        mask.clearPixels()
+        #expect(mask[5, 0] == 0)
+    }
+
+    /// Painting a coverage item only where its mask has ink changes no pixel: under whole and
+    /// fractional offsets, a scale and a turn, over a busy target, the frame is the one painted
+    /// with the ink unknown.
+    @Test func paintingOnlyTheInkChangesNothing() throws {
+        var g = SeededGenerator(seed: 5)
+        let mask = try AlphaMask(width: 300, height: 40)
+        try Self.layout("Ink 0123 AVA", fontSize: 24).drawCoverage(into: mask, at: CGPoint(x: 20, y: 4), transform: .identity)
+        let ink = try #require(mask.inkBounds)
+        let target = try KernelFixtures.bitmap(width: 360, height: 200, &g)
+        for map in [CGAffineTransform(translationX: 17, y: 30), CGAffineTransform(translationX: 17.4, y: 30.7),
+                    CGAffineTransform(a: 1.3, b: 0, c: 0, d: 0.9, tx: 3.5, ty: 60),
+                    CGAffineTransform(rotationAngle: 0.3).concatenating(CGAffineTransform(translationX: 40, y: 20))] {
+            let transform = Homography(map)
+            let item = try #require(PaintItem(key: PaintItem.Key(layer: LayerID(rawValue: 1), part: .content), source: .coverage(mask, Self.color),
+                                              sourceIdentity: 1, transform: transform, opacity: 0.9, filter: .bilinear, clip: nil,
+                                              targetArea: target.bounds))
+            let knowing = try target.copy(), unknowing = try target.copy()
+            mask.inkBounds = ink
+            #expect(Painter.inkedPixels(of: mask, through: transform).map { $0.area < 300 * 40 } == true)
+            Painter.paintBand([item], into: knowing, rows: 0..<200, damage: Region(target.bounds), base: .bitmap(target))
+            mask.inkBounds = nil
+            Painter.paintBand([item], into: unknowing, rows: 0..<200, damage: Region(target.bounds), base: .bitmap(target))
+            #expect(knowing.hasSamePixels(as: unknowing), "through \(map)")
+            #expect(!knowing.hasSamePixels(as: target))
+        }
+        mask.inkBounds = ink
+    }
 }
