@@ -82,11 +82,11 @@ final class GlyphCache: Sendable {
         var missing: [Int] = []
         state.withLock { s in
             for (i, key) in keys.enumerated() {
-                if var slot = s.slots[key] {
+                // One hash per glyph: the slot is found once and updated where it is.
+                if let index = s.slots.index(forKey: key) {
                     s.clock += 1
-                    slot.lastUse = s.clock
-                    s.slots[key] = slot
-                    results.append(slot.entry)
+                    s.slots.values[index].lastUse = s.clock
+                    results.append(s.slots.values[index].entry)
                 } else {
                     results.append(nil)
                     missing.append(i)

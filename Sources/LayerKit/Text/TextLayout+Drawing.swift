@@ -144,7 +144,8 @@ extension TextLayout {
                         let run = placedRun(start..<end, at: origin, transform: transform, cache: cache)
                         for (placement, entry) in zip(run.placements, run.entries) {
                             guard let entry else { continue }
-                            let visible = Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: stride, area: area)
+                            let visible = Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: stride, area: area,
+                                                       inkedBefore: inkBefore?.union(inked))
                             inked = inked.union(visible)
                         }
                         outlined += run.large
@@ -168,22 +169,37 @@ extension TextLayout {
     }
 
     /// Adds a glyph's coverage into the mask over `area` as source-over combines coverage
-    /// (`CoverageOverSink.over`): g where the mask is still empty.
-    /// Returns the pixels of the mask it may have changed (the glyph's visible box).
+    /// (`CoverageOverSink.over`): g where the mask is still empty. Returns the pixels of the
+    /// mask it may have changed (the glyph's visible box).
+    ///
+    /// When the caller knows the mask is clear outside `inkedBefore` (the glyphs drawn so far,
+    /// which for a line lie to the left), the glyph's pixels beyond it are copied rather than
+    /// combined: most of a line's glyph boxes only touch their left neighbour's.
     @discardableResult
     private static func combine(_ entry: GlyphCache.Entry, atX gx: Int, y gy: Int, into mask: UnsafeMutablePointer<UInt8>,
-                                stride: Int, area: PixelRect) -> PixelRect {
+                                stride: Int, area: PixelRect, inkedBefore: PixelRect? = nil) -> PixelRect {
         let placed = PixelRect(x: gx + entry.area.x, y: gy + entry.area.y, width: entry.area.width, height: entry.area.height)
         let visible = placed.intersection(area)
         guard !visible.isEmpty else { return visible }
         let sourceStride = entry.stride
+        let known = inkedBefore.map { $0.intersection(visible) }
         entry.coverage.withUnsafeBufferPointer { coverage in
             guard let base = coverage.baseAddress else { return }
             for row in visible.minY..<visible.maxY {
                 let source = base + (row - placed.minY) * sourceStride + (visible.minX - placed.minX)
                 let target = mask + (row - area.minY) * stride + (visible.minX - area.minX)
+                // Columns that may hold ink already are combined, the rest (clear) copied.
+                var combined = visible.width
+                if let known {
+                    if known.isEmpty || row < known.minY || row >= known.maxY {
+                        combined = 0
+                    } else if known.minX == visible.minX {
+                        combined = known.maxX - visible.minX
+                    }
+                }
                 // Branch-free, so that it vectorizes: g = 0 leaves m, m = 0 gives g.
-                for x in 0..<visible.width { target[x] = CoverageOverSink.over(target[x], source[x]) }
+                for x in 0..<combined { target[x] = CoverageOverSink.over(target[x], source[x]) }
+                if combined < visible.width { (target + combined).update(from: source + combined, count: visible.width - combined) }
             }
         }
         return visible

@@ -85,7 +85,7 @@ struct TextLayout {
     private(set) var metrics: TextMetrics
 
     /// A word (with its trailing space) or a line break, in one style.
-    private struct Piece {
+    struct Piece {
         let text: String
         let font: Font
         let size: CGFloat
@@ -187,25 +187,69 @@ struct TextLayout {
             guard let font = run.font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
             let runSize = run.fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
             let runColor = run.color ?? color
-            var word = ""
-            for character in run.text {
-                if character == "\n" || character == "\r\n" {
-                    if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: runSize, color: runColor, isNewline: false)) }
-                    pieces.append(Piece(text: "", font: font, size: runSize, color: color, isNewline: true))
-                    word = ""
-                } else if character == " " {
-                    word.append(character)
-                    pieces.append(Piece(text: word, font: font, size: runSize, color: runColor, isNewline: false))
-                    word = ""
-                } else if character.unicodeScalars.count > maximumScalarsPerCluster {
-                    word.unicodeScalars.append(contentsOf: character.unicodeScalars.prefix(maximumScalarsPerCluster))
-                } else {
-                    word.append(character)
-                }
+            if run.text.utf8.allSatisfy({ $0 < 0x80 }) {
+                asciiPieces(of: run.text, font: font, size: runSize, color: runColor, newlineColor: color, into: &pieces)
+            } else {
+                characterPieces(of: run.text, font: font, size: runSize, color: runColor, newlineColor: color, into: &pieces)
             }
-            if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: runSize, color: runColor, isNewline: false)) }
         }
         return pieces
+    }
+
+    /// A run's words and line breaks, character by character (newlines take `newlineColor`,
+    /// the layer's color).
+    static func characterPieces(of text: String, font: Font, size: CGFloat, color: Color, newlineColor: Color,
+                                into pieces: inout [Piece]) {
+        var word = ""
+        for character in text {
+            if character == "\n" || character == "\r\n" {
+                if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false)) }
+                pieces.append(Piece(text: "", font: font, size: size, color: newlineColor, isNewline: true))
+                word = ""
+            } else if character == " " {
+                word.append(character)
+                pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false))
+                word = ""
+            } else if character.unicodeScalars.count > maximumScalarsPerCluster {
+                word.unicodeScalars.append(contentsOf: character.unicodeScalars.prefix(maximumScalarsPerCluster))
+            } else {
+                word.append(character)
+            }
+        }
+        if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false)) }
+    }
+
+    /// `characterPieces` for ASCII text, byte by byte: every byte is a character of one scalar,
+    /// except "\r\n", which is one character (a line break), as Swift's grapheme breaking has
+    /// it. The same pieces, without walking grapheme clusters.
+    static func asciiPieces(of text: String, font: Font, size: CGFloat, color: Color, newlineColor: Color,
+                                    into pieces: inout [Piece]) {
+        var text = text
+        text.withUTF8 { bytes in
+            func word(_ range: Range<Int>) -> Piece {
+                Piece(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), font: font, size: size,
+                      color: color, isNewline: false)
+            }
+            var start = 0, i = 0
+            let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r"), space = UInt8(ascii: " ")
+            while i < bytes.count {
+                let byte = bytes[i]
+                let breakLength = byte == newline ? 1 : byte == carriageReturn && i + 1 < bytes.count && bytes[i + 1] == newline ? 2 : 0
+                if breakLength > 0 {
+                    if i > start { pieces.append(word(start..<i)) }
+                    pieces.append(Piece(text: "", font: font, size: size, color: newlineColor, isNewline: true))
+                    i += breakLength
+                    start = i
+                } else if byte == space {
+                    i += 1
+                    pieces.append(word(start..<i))
+                    start = i
+                } else {
+                    i += 1
+                }
+            }
+            if i > start { pieces.append(word(start..<i)) }
+        }
     }
 
     private static func shape(_ piece: Piece) -> Shaped {
