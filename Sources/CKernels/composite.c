@@ -302,3 +302,29 @@ lk_status lk_composite_projective(const lk_job *job, const double matrix[9], dou
 uint32_t lk_color_times_opacity(uint32_t color, uint8_t opacity) {
     return opacity == 255 ? color : lk_mul_un8x4(color, opacity);
 }
+
+/* ---- Whole-pixel offsets of A8 coverage ---- */
+
+lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y) {
+    if (!valid(job) || job->format != LK_FORMAT_A8) return LK_INVALID;
+    lk_context c = make_context(job);
+    if (draws_nothing(&c, job)) return LK_OK;
+    int lanes = 1;
+    const lk_kernel_entry *e = find_entry(lk_table(job->variant), LK_FORMAT_A8, LK_MAP_OFFSET, LK_FILTER_NEAREST, &lanes);
+    if (!e) return LK_INVALID;
+    lk_row row;
+    memset(&row, 0, sizeof row);
+    row.context = &c;
+    /* The mask's pixels in destination coordinates. */
+    const int64_t mx0 = x, my0 = y, mx1 = (int64_t)x + job->src_width, my1 = (int64_t)y + job->src_height;
+    for (int32_t b = 0; b < job->box_count; b++) {
+        lk_box box;
+        if (!clip_box(job, &job->boxes[b], &box)) continue;
+        const int64_t x0 = box.x1 > mx0 ? box.x1 : mx0, x1 = box.x2 < mx1 ? box.x2 : mx1;
+        const int64_t y0 = box.y1 > my0 ? box.y1 : my0, y1 = box.y2 < my1 ? box.y2 : my1;
+        if (x0 >= x1 || y0 >= y1) continue;
+        for (int64_t py = y0; py < y1; py++)
+            e->inner(&row, (int32_t)(x0 - mx0), (int32_t)(py - my0), dst_pixel(job, x0, (int32_t)py), (int32_t)(x1 - x0));
+    }
+    return LK_OK;
+}

@@ -64,7 +64,9 @@ typedef struct lk_row {
  * on every run). */
 typedef void (*lk_row_fn)(const lk_row *row, int32_t fx, int32_t fy, uint32_t *dst, int32_t count);
 
-typedef enum lk_map { LK_MAP_AFFINE = 0, LK_MAP_PROJECTIVE = 1 } lk_map;
+/* LK_MAP_OFFSET: A8 coverage placed at a whole-pixel offset; its row functions get the first
+ * mask pixel (fx, fy) in whole pixels, and ignore the filter. */
+typedef enum lk_map { LK_MAP_AFFINE = 0, LK_MAP_PROJECTIVE = 1, LK_MAP_OFFSET = 2 } lk_map;
 
 /* One entry of a variant's table, as pixman's fast paths: what it handles and its row functions.
  * `inner` may assume every texel it reads is inside the source (affine bilinear: the pixel's

@@ -55,6 +55,9 @@ LK_SIMD vi avx2_lanes_below(int n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
 
+/* Eight bytes, each widened to a lane. */
+LK_SIMD vi v_bytes(const uint8_t *p) { return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)); }
+
 LK_SIMD vi v_load_n(const uint32_t *p, int n) {
     if (n == LK_N) return _mm256_loadu_si256((const __m256i *)p);
     return _mm256_maskload_epi32((const int *)p, avx2_lanes_below(n));

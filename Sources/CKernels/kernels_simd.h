@@ -9,6 +9,7 @@
  *   v_unpacklo8 v_unpackhi8 v_unpacklo32 v_unpackhi32 v_packs32                 regrouping
  *   v_select v_clamp                                                            blends
  *   v_from v_lanes v_to v_load_n v_store_n v_all                               memory, tests
+ *   v_bytes                                                                     LK_N bytes as lanes
  *   LK_FETCH_PAIRS LK_FETCH4_CHECKED LK_FETCH1 LK_FETCH1_CHECKED               a8r8g8b8 texels
  *   v_project                                                                   perspective
  *   LK_AFFINE_SAMPLE, LK_A8_AFFINE_SAMPLE (optional)                            faster samples
@@ -441,6 +442,41 @@ static void a8_projective_nearest(const lk_row *r, int32_t fx, int32_t fy, uint3
     })
 }
 
+/* ---- Whole-pixel offsets of A8 coverage ---- */
+
+/* `count` mask bytes from (fx, fy), the color times each, over the pixels at dst (pixman's
+ * over_n_8_8888). Steps of all-zero coverage (most of a line of text's box) leave their pixels
+ * alone. A run longer than a step ends with a whole step over its last pixels, computed from
+ * the pixels as they were before the loop and stored after it (as LK_AFFINE_STEPS), so that
+ * no masked load or store is needed. */
+static void a8_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
+    const lk_context *c = r->context;
+    const uint8_t *mask = c->src + (ptrdiff_t)fy * c->src_stride + fx;
+    const vi color = v_set1((int32_t)c->color), one = v_set1(1);
+    if (count < LK_N) {
+        int32_t t[LK_N] = {0};
+        for (int k = 0; k < count; k++) t[k] = mask[k];
+        const vi coverage = v_lanes(t);
+        if (!v_all(v_cmpgt(one, coverage))) v_store_n(dst, v_blend_a8(color, dst, coverage, count), count);
+        return;
+    }
+    const int32_t whole = count - count % LK_N;
+    const int overlap = whole != count;
+    vi last = v_set1(0);
+    int last_inked = 0;
+    if (overlap) {
+        const vi coverage = v_bytes(mask + count - LK_N);
+        last_inked = !v_all(v_cmpgt(one, coverage));
+        if (last_inked) last = v_blend_a8(color, dst + count - LK_N, coverage, LK_N);
+    }
+    for (int32_t i = 0; i < whole; i += LK_N) {
+        const vi coverage = v_bytes(mask + i);
+        if (v_all(v_cmpgt(one, coverage))) continue;
+        v_store_n(dst + i, v_blend_a8(color, dst + i, coverage, LK_N), LK_N);
+    }
+    if (last_inked) v_store_n(dst + count - LK_N, last, LK_N);
+}
+
 static const lk_kernel_entry lk_simd_entries[] = {
     {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_BILINEAR, argb_affine_bilinear_inner, argb_affine_bilinear_edge},
     {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_NEAREST, argb_affine_nearest, argb_affine_nearest},
@@ -450,4 +486,5 @@ static const lk_kernel_entry lk_simd_entries[] = {
     {LK_FORMAT_A8, LK_MAP_AFFINE, LK_FILTER_NEAREST, a8_affine_nearest, a8_affine_nearest},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, a8_projective_bilinear, a8_projective_bilinear},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_NEAREST, a8_projective_nearest, a8_projective_nearest},
+    {LK_FORMAT_A8, LK_MAP_OFFSET, LK_FILTER_NEAREST, a8_offset, a8_offset},
 };

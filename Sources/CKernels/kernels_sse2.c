@@ -57,6 +57,14 @@ LK_SIMD vi v_clamp(vi v, int32_t high) {
     return v_select(_mm_cmpgt_epi32(v, top), top, v);
 }
 
+/* Four bytes, each widened to a lane. */
+LK_SIMD vi v_bytes(const uint8_t *p) {
+    int32_t word;
+    memcpy(&word, p, 4);
+    const vi zero = _mm_setzero_si128();
+    return _mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128(word), zero), zero);
+}
+
 LK_SIMD vi v_load_n(const uint32_t *p, int n) {
     if (n == LK_N) return _mm_loadu_si128((const __m128i *)p);
     uint32_t t[LK_N] = {0};

@@ -68,6 +68,22 @@ func blurredBar(width: Int, height: Int, padding: Int, peak: Double) throws -> A
     return m
 }
 
+/// A line of text's coverage, roughly: glyph cells of 14 pixels, each inked in its middle
+/// columns between a cap line and a baseline (strokes of full coverage, anti-aliased edges),
+/// clear between the cells and above and below (most of a label's store).
+func textLine(width: Int, height: Int) throws -> AlphaMask {
+    let m = try AlphaMask(width: width, height: height)
+    for y in 4..<(height - 5) {
+        for x in 0..<(width * 6 / 10) {
+            let column = x % 14
+            guard column >= 2, column <= 11 else { continue }
+            let stroke = column == 3 || column == 4 || column == 9 || column == 10 || y == 4 || y == height - 6
+            m[x, y] = stroke ? 255 : (column + y) % 5 == 0 ? 96 : 0
+        }
+    }
+    return m
+}
+
 /// A source turned by `degrees` and scaled by `scale` about its centre, at the target's centre.
 func turned(_ w: Int, _ h: Int, degrees: CGFloat, scale: CGFloat, target: Bitmap) -> Homography {
     Homography(CGAffineTransform(translationX: -CGFloat(w) / 2, y: -CGFloat(h) / 2)
@@ -143,6 +159,13 @@ do {
     cases.append(Case(name: "A8 68x446 blurred hand shadow turned 63°", filter: .bilinear, pixels: area(shadowMap, 68, 446),
                       pixmanApplies: true) {
         try target.composite(shadow, color: Color(red: 0, green: 0, blue: 0, alpha: 0.35), transform: shadowMap)
+    })
+    // A label's text at rest (a whole-pixel offset): pixman's over_n_8_8888 against the kernels'
+    // offset rows, which skip clear steps.
+    let line = try textLine(width: 616, height: 30)
+    cases.append(Case(name: "A8 616x30 line of text at a whole-pixel offset", filter: .nearest, pixels: 616 * 30,
+                      pixmanApplies: true) {
+        try target.composite(line, color: Color(red: 0.9, green: 0.92, blue: 0.85), transform: Homography(translationX: 301, y: 517))
     })
     let hand = try pattern(width: 8, height: 431)
     let handMap = turned(8, 431, degrees: 177, scale: 1, target: target)

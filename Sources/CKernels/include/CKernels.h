@@ -108,6 +108,11 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t matrix[6]);
  * transparent. Bilinear weights are rounded to 8 bits. */
 lk_status lk_composite_projective(const lk_job *job, const double matrix[9], double epsilon);
 
+/* Composites the job's color (times its opacity) through its A8 source placed with its pixel
+ * (0, 0) at destination pixel (x, y), over: what pixman's over_n_8_8888 draws, bit for bit.
+ * The filter is ignored (nothing is sampled between pixels). Only A8 jobs. */
+lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y);
+
 /* A premultiplied color times an 8-bit opacity, rounded as pixman multiplies by a mask: the
  * solid color an A8 composite's coverage multiplies. */
 uint32_t lk_color_times_opacity(uint32_t color, uint8_t opacity);

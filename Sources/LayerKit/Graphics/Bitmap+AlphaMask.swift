@@ -24,6 +24,13 @@ extension Bitmap {
             let placed = PixelRect(x: x, y: y, width: mask.width, height: mask.height)
             guard solid != 0, let area = compositeArea(.over, sourceExtent: placed, clip: clip, opacity: 1) else { return }
             try compositeWithPixman(solid, mask, area: area, maskOffset: (-x, -y), mapped: nil)
+        case let .kernelOffset(x, y, variant):
+            let placed = PixelRect(x: x, y: y, width: mask.width, height: mask.height)
+            guard solid != 0, let area = compositeArea(.over, sourceExtent: placed, clip: clip, opacity: 1) else { return }
+            withExtendedLifetime(mask) {
+                Kernels.composite(Kernels.Source(mask), color: premultiplied, into: Kernels.Target(self), map: .offset(x: x, y: y),
+                                  filter: filter, opacity: opacity8, area: area, variant: variant)
+            }
         case .pixman:
             guard solid != 0, let (inverse, area) = try transformedArea(mask.bounds, kind, transform, filter, .over, clip, 1)
             else { return }

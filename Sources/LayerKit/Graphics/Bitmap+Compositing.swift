@@ -55,7 +55,8 @@ extension Bitmap {
         switch CompositePath(transform, kind: kind, operator: op, engine: Self.compositeEngine) {
         case .none:
             throw .transformNotInvertible(transform)
-        case let .pixmanCopy(x, y):
+        case let .pixmanCopy(x, y), let .kernelOffset(x, y, _):
+            // (Offsets go to the kernels only for coverage.)
             composite(source, atX: x, y: y, operator: op, clip: clip, opacity: opacity)
         case .pixman:
             guard let (inverse, area) = try transformedArea(source.bounds, kind, transform, filter, op, clip, opacity)

@@ -32,6 +32,47 @@ import Testing
         #expect(compared > 500, "only \(compared) compared")
     }
 
+    /// Coverage at whole-pixel offsets (text at rest) goes to the kernels' offset rows, which
+    /// skip steps of clear coverage: pixman's over_n_8_8888 pixels in every variant, for masks
+    /// of clear stretches longer and shorter than a step, any width (tails shorter than a step,
+    /// rows shorter than one), offsets partly off the target, clips and opacities.
+    @Test func offsetsOfCoverageDrawPixmansPixelsInEveryVariant() throws {
+        var g = SeededGenerator(seed: 4040)
+        var compared = 0
+        for trial in 0..<400 {
+            let sw = Int.random(in: 1...(trial % 4 == 0 ? 9 : 70), using: &g), sh = Int.random(in: 1...30, using: &g)
+            let mask = try AlphaMask(width: sw, height: sh)
+            for y in 0..<sh {
+                var x = 0
+                while x < sw {
+                    let run = Int.random(in: 1...20, using: &g)
+                    let kind = Int.random(in: 0..<4, using: &g)
+                    for k in x..<min(sw, x + run) {
+                        mask[k, y] = kind <= 1 ? 0 : kind == 2 ? 255 : UInt8.random(in: 0...255, using: &g)
+                    }
+                    x += run
+                }
+            }
+            let target = try KernelFixtures.bitmap(width: 80, height: 50, &g)
+            let transform = Homography(translationX: CGFloat(Int.random(in: -20...70, using: &g)),
+                                       y: CGFloat(Int.random(in: -15...45, using: &g)))
+            guard case let .integerTranslation(x, y) = transform.kind else { continue }
+            #expect(CompositePath(transform, kind: transform.kind, operator: .over, engine: .automatic, coverage: true)
+                    == .kernelOffset(x: x, y: y, nil))
+            let color = trial % 5 == 0 ? Color(red: 0.9, green: 0.92, blue: 0.85) : Color(premultipliedARGB32: KernelFixtures.pixel(&g))
+            let clip = KernelFixtures.clip(width: 80, height: 50, &g), opacity = trial % 3 == 0 ? 1 : KernelFixtures.opacity(&g)
+            guard let drawn = try KernelFixtures.drawn(on: target, by: [.pixman] + KernelFixtures.kernelEngines, {
+                (b: Bitmap) throws(BitmapError) in
+                try b.composite(mask, color: color, transform: transform, filter: .bilinear, clip: clip, opacity: opacity)
+            }) else { continue }
+            for (variant, copy) in zip(KernelVariant.available, drawn.dropFirst()) {
+                #expect(copy.hasSamePixels(as: drawn[0]), "\(variant), trial \(trial): \(sw)x\(sh) at (\(x), \(y))")
+            }
+            compared += 1
+        }
+        #expect(compared > 350)
+    }
+
     /// A coverage mask at a fractional offset or scaled along the axes (text stored as
     /// coverage inside a group, a label at a sub-pixel position) is sampled by the kernels,
     /// not by pixman's general fetcher, which bitmaps under the same maps avoid through its
