@@ -9,11 +9,16 @@ extension Bitmap {
 
     /// Combines a solid color into the pixels of `rect` (cut to the bitmap and to `clip`).
     public func fill(_ rect: PixelRect, with color: Color, operator op: CompositeOperator = .over, clip: Region? = nil) {
+        fill(rect, premultiplied: color.premultipliedARGB32, operator: op, clip: clip)
+    }
+
+    /// `fill(_:with:operator:clip:)` with a premultiplied `a8r8g8b8` pixel, exactly.
+    func fill(_ rect: PixelRect, premultiplied pixel: UInt32, operator op: CompositeOperator = .over, clip: Region? = nil) {
         var area = Region(rect.intersection(bounds))
         if let clip { area.formIntersection(clip) }
         var boxes = area.rects.map(pixman_box32_t.init)
         guard !boxes.isEmpty else { return }
-        var pixmanColor = Self.pixmanColor(premultiplied: color.premultipliedARGB32)
+        var pixmanColor = Self.pixmanColor(premultiplied: pixel)
         _ = pixman_image_fill_boxes(op.pixmanOperator, image, &pixmanColor, Int32(boxes.count), &boxes)
     }
 

@@ -25,6 +25,9 @@ enum Painter {
         case color(Color)
         /// A cached picture of the frame's unchanging bottom items over the background, copied.
         case bitmap(Bitmap)
+        /// Such a picture whose every pixel is this premultiplied value (a plain backdrop):
+        /// filled, which writes the pixels without reading a copy's source.
+        case pixel(UInt32)
     }
 
     static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, background: Color, threads: Int) {
@@ -66,6 +69,7 @@ enum Painter {
         switch base {
         case let .color(background): view.fill(view.bounds, with: background, operator: .source, clip: area)
         case let .bitmap(picture): view.composite(picture, atX: 0, y: 0, operator: .source, clip: area)
+        case let .pixel(pixel): view.fill(view.bounds, premultiplied: pixel, operator: .source, clip: area)
         }
         let bounds = area.extents
         for item in items {

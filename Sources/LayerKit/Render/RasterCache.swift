@@ -25,11 +25,34 @@ final class RasterCache {
         /// Items strictly before this position are in the picture.
         let boundary: PaintPosition
         let bitmap: Bitmap
+        /// The one premultiplied pixel value every pixel has, when they all have one (a plain
+        /// backdrop): frames then start from a fill rather than a copy.
+        let uniformPixel: UInt32?
         var lastUse: UInt64
         init(boundary: PaintPosition, bitmap: Bitmap, lastUse: UInt64) {
             self.boundary = boundary
             self.bitmap = bitmap
+            self.uniformPixel = RasterCache.uniformPixel(of: bitmap)
             self.lastUse = lastUse
+        }
+
+        /// What a damaged pixel starts from: a fill for a uniform picture, else a copy of it.
+        var base: Painter.Base { uniformPixel.map(Painter.Base.pixel) ?? .bitmap(bitmap) }
+    }
+
+    /// The value of every pixel of `bitmap` when they are all equal, else nil.
+    static func uniformPixel(of bitmap: Bitmap) -> UInt32? {
+        bitmap.withUnsafePixels { pixels -> UInt32? in
+            guard let first = pixels.first else { return nil }
+            // Or-ing the differences keeps the scan branch-free (and vectorized); rows are
+            // checked one at a time so that a busy picture is given up early.
+            let width = bitmap.width
+            for row in 0..<bitmap.height {
+                var differs: UInt32 = 0
+                for x in (row * width)..<(row * width + width) { differs |= pixels[x] ^ first }
+                if differs != 0 { return nil }
+            }
+            return first
         }
     }
 
@@ -44,6 +67,9 @@ final class RasterCache {
     private(set) var picturesMade = 0
 
     init(budget: Int) { self.budget = budget }
+
+    /// Pictures held whose pixels are all one value.
+    var uniformPictures: Int { pictures.values.filter { $0.uniformPixel != nil }.count }
 
     /// The bytes of pixels held.
     var byteCount: Int { pictures.values.reduce(0) { $0 + $1.bitmap.bytesPerRow * $1.bitmap.height } }

@@ -131,7 +131,7 @@ public final class Renderer {
                 tree.rootObject?.appendItems(to: &items)
             }
             Painter.paint(items, into: bitmap, damage: damage,
-                          base: picture.map { .bitmap($0.bitmap) } ?? .color(backgroundColor), threads: threadCount)
+                          base: picture?.base ?? .color(backgroundColor), threads: threadCount)
         } else if let firstChange = frame.firstChange {
             _ = rasterCache.picture(for: key, firstChange: firstChange)
         }
@@ -245,6 +245,9 @@ public final class Renderer {
 
     /// Pictures the raster cache made since the renderer was made.
     var rasterCachePictures: Int { rasterCache.picturesMade }
+
+    /// Pictures held whose pixels are all one value (frames start from a fill).
+    var rasterCacheUniformPictures: Int { rasterCache.uniformPictures }
 
     /// The retained tree for `layer` at the current scale and `viewport`, made anew when any of
     /// them differs from the last frame's. The old tree's stores are released only after the new

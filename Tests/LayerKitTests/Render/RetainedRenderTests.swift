@@ -169,6 +169,37 @@ import Testing
         #expect(renderer.cachedByteCount <= renderer.rasterCacheBudget + 8 << 20)
     }
 
+    /// Under labels that change every frame, the cached picture is a plain backdrop: frames
+    /// start from a fill of its one pixel value, not a copy, and stay exact (with a translucent
+    /// backdrop too, whose premultiplied value a color would not round-trip).
+    @Test func framesOverAPlainBackdropStartFromAFill() throws {
+        for backdrop in [Color(red: 0.1, green: 0.15, blue: 0.3), Color(red: 0.5, green: 0.2, blue: 0.7, alpha: 0.37)] {
+            let root = rootLayer(160, 90)
+            root.backgroundColor = backdrop
+            let labels = (0..<3).map { k -> TextLayer in
+                let label = TextLayer()
+                label.frame = CGRect(x: 5, y: 5 + 28 * CGFloat(k), width: 150, height: 26)
+                label.fontSize = 18
+                root.addSublayer(label)
+                return label
+            }
+            let renderer = Renderer(threadCount: 1)
+            let target = try Bitmap(width: 160, height: 90)
+            for frame in 0..<8 {
+                Transaction.perform(disableActions: true) {
+                    for (k, label) in labels.enumerated() { label.string = "\(k): \(frame * 7919 % 1000)" }
+                }
+                renderer.render(root, at: 0, into: target)
+                #expect(target.hasSamePixels(as: try Renderer(threadCount: 1).render(root, at: 0)), "frame \(frame)")
+            }
+            #expect(renderer.rasterCacheUniformPictures == 1)
+        }
+        let uniform = try Bitmap(width: 7, height: 5, color: Color(red: 0.2, green: 0.4, blue: 0.6))
+        #expect(RasterCache.uniformPixel(of: uniform) == uniform.premultipliedPixel(x: 0, y: 0))
+        uniform.fill(PixelRect(x: 6, y: 4, width: 1, height: 1), with: .white, operator: .source)
+        #expect(RasterCache.uniformPixel(of: uniform) == nil)
+    }
+
     /// Content at rest under a pure translation is drawn at its sub-pixel offset and composited
     /// as a whole-pixel copy; while it moves it is resampled.
     @Test func layersAtRestAtFractionalPositionsCompositeAsCopies() throws {
