@@ -91,6 +91,14 @@ struct TextLayout {
         let size: CGFloat
         let color: Color
         let isNewline: Bool
+        /// Whether the last character is a space (where a line may break), noted when the
+        /// piece is cut: asking the string walks grapheme clusters backwards each time.
+        let endsWithSpace: Bool
+
+        init(text: String, font: Font, size: CGFloat, color: Color, isNewline: Bool, endsWithSpace: Bool? = nil) {
+            self.text = text; self.font = font; self.size = size; self.color = color; self.isNewline = isNewline
+            self.endsWithSpace = endsWithSpace ?? (text.last == " ")
+        }
     }
 
     private struct Shaped {
@@ -142,6 +150,7 @@ struct TextLayout {
             lines = [[cut]]
         }
         // Place the glyphs.
+        glyphs.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
         var widest: CGFloat = 0
         for (index, line) in lines.enumerated() {
             let lineAdvance = line.reduce(0) { $0 + $1.width }
@@ -155,7 +164,7 @@ struct TextLayout {
             // Justified: the space left on the line goes into the gaps between its words.
             var gap: CGFloat = 0
             if alignment == .justified, let width, !endsParagraph[index], let last = line.last {
-                let gaps = line.dropLast().filter { $0.piece.text.last == " " }.count
+                let gaps = line.dropLast().filter { $0.piece.endsWithSpace }.count
                 let visible = lineAdvance - last.width + last.trimmedWidth
                 if gaps > 0, width > visible { gap = (width - visible) / CGFloat(gaps) }
             }
@@ -169,7 +178,7 @@ struct TextLayout {
                                               scale: scale, color: item.piece.color, advance: CGFloat(glyph.advance) * scale))
                 }
                 x += item.width
-                if k < line.count - 1, item.piece.text.last == " " { x += gap }
+                if k < line.count - 1, item.piece.endsWithSpace { x += gap }
             }
             self.lines.append(first..<glyphs.count)
         }
@@ -203,12 +212,14 @@ struct TextLayout {
         var word = ""
         for character in text {
             if character == "\n" || character == "\r\n" {
-                if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false)) }
-                pieces.append(Piece(text: "", font: font, size: size, color: newlineColor, isNewline: true))
+                if !word.isEmpty {
+                    pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false, endsWithSpace: false))
+                }
+                pieces.append(Piece(text: "", font: font, size: size, color: newlineColor, isNewline: true, endsWithSpace: false))
                 word = ""
             } else if character == " " {
                 word.append(character)
-                pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false))
+                pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false, endsWithSpace: true))
                 word = ""
             } else if character.unicodeScalars.count > maximumScalarsPerCluster {
                 word.unicodeScalars.append(contentsOf: character.unicodeScalars.prefix(maximumScalarsPerCluster))
@@ -216,19 +227,19 @@ struct TextLayout {
                 word.append(character)
             }
         }
-        if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false)) }
+        if !word.isEmpty { pieces.append(Piece(text: word, font: font, size: size, color: color, isNewline: false, endsWithSpace: false)) }
     }
 
     /// `characterPieces` for ASCII text, byte by byte: every byte is a character of one scalar,
     /// except "\r\n", which is one character (a line break), as Swift's grapheme breaking has
     /// it. The same pieces, without walking grapheme clusters.
     static func asciiPieces(of text: String, font: Font, size: CGFloat, color: Color, newlineColor: Color,
-                                    into pieces: inout [Piece]) {
+                            into pieces: inout [Piece]) {
         var text = text
         text.withUTF8 { bytes in
             func word(_ range: Range<Int>) -> Piece {
                 Piece(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), font: font, size: size,
-                      color: color, isNewline: false)
+                      color: color, isNewline: false, endsWithSpace: bytes[range.upperBound - 1] == UInt8(ascii: " "))
             }
             var start = 0, i = 0
             let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r"), space = UInt8(ascii: " ")
@@ -237,7 +248,7 @@ struct TextLayout {
                 let breakLength = byte == newline ? 1 : byte == carriageReturn && i + 1 < bytes.count && bytes[i + 1] == newline ? 2 : 0
                 if breakLength > 0 {
                     if i > start { pieces.append(word(start..<i)) }
-                    pieces.append(Piece(text: "", font: font, size: size, color: newlineColor, isNewline: true))
+                    pieces.append(Piece(text: "", font: font, size: size, color: newlineColor, isNewline: true, endsWithSpace: false))
                     i += breakLength
                     start = i
                 } else if byte == space {
@@ -256,7 +267,7 @@ struct TextLayout {
         let glyphs = piece.font.shape(piece.text)
         let scale = unitScale(piece.font, piece.size)
         let width = CGFloat(glyphs.reduce(0) { $0 + $1.advance }) * scale
-        let trailing = piece.text.last == " " ? CGFloat(glyphs.last?.advance ?? 0) * scale : 0
+        let trailing = piece.endsWithSpace ? CGFloat(glyphs.last?.advance ?? 0) * scale : 0
         return Shaped(piece: piece, glyphs: glyphs, width: width, trimmedWidth: width - trailing)
     }
 

@@ -19,6 +19,8 @@ import Testing
             #expect(bytewise.map(\.text) == characterwise.map(\.text), "trial \(trial): \(text.debugDescription)")
             #expect(bytewise.map(\.isNewline) == characterwise.map(\.isNewline))
             #expect(bytewise.map(\.color) == characterwise.map(\.color))
+            #expect(bytewise.map(\.endsWithSpace) == characterwise.map(\.endsWithSpace))
+            #expect(characterwise.map(\.endsWithSpace) == characterwise.map { $0.text.last == " " })
             compared += characterwise.count
         }
         #expect(compared > 2000)
