@@ -65,13 +65,16 @@ final class BackingStoreCache {
     /// The store for `key` as a surface of type `S` (a `Bitmap`, or an `AlphaMask` of coverage).
     func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
                                 as type: S.Type, draw: @escaping (S) -> Void) -> Entry? {
-        if let entry = entries[key], entry.fingerprint == fingerprint, entry.surface is S { return entry }
+        // Found once (a key is hashed once per store asked for).
+        let index = entries.index(forKey: key)
+        let current = index.map { entries.values[$0] }
+        if let current, current.fingerprint == fingerprint, current.surface is S { return current }
         // A store of the same size is redrawn in place (cleared first) rather than allocated
         // anew: whoever reads it from now on wants the new pixels. Not when it is already queued
         // this frame under another fingerprint (replicator instances sharing a key).
         let surface: S
         let reused: Bool
-        if let old = entries[key]?.surface as? S, old.width == width, old.height == height,
+        if let old = current?.surface as? S, old.width == width, old.height == height,
            pendingLevels[ObjectIdentifier(old)] == nil {
             surface = old
             reused = true
@@ -86,7 +89,11 @@ final class BackingStoreCache {
         rasterizations += 1
         let entry = Entry(fingerprint: fingerprint, surface: surface, generation: nextGeneration)
         nextGeneration += 1
-        entries[key] = entry
+        if let index, reused {
+            entries.values[index] = entry
+        } else {
+            entries[key] = entry
+        }
         let job = Job(level: level, surface: surface) {
             if reused { surface.clearPixels() }
             draw(surface)
