@@ -32,6 +32,12 @@ import Darwin
     /// and clearing a store for reuse clears only what lies inside.
     var inkBounds: PixelRect? = PixelRect(x: 0, y: 0, width: 0, height: 0)
 
+    /// Bumped by every write that goes through the mask's API (for copies made of it).
+    private(set) var version = 0
+
+    /// Notes a write of the pixels.
+    func pixelsChanged() { version &+= 1 }
+
     /// Creates a mask of zero coverage.
     ///
     /// - Throws: `BitmapError` for the sizes a `Bitmap` refuses, or when memory cannot be had.
@@ -59,12 +65,14 @@ import Darwin
         set {
             precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) mask")
             pixels[y * bytesPerRow + x] = newValue
+            version &+= 1
         }
     }
 
     /// Lends the coverage for writing: rows top to bottom, `bytesPerRow` apart.
     public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
         inkBounds = nil
+        version &+= 1
         return try body(UnsafeMutableBufferPointer(start: pixels, count: height * bytesPerRow))
     }
 

@@ -179,5 +179,6 @@ extension AlphaMask: StoreSurface {
             for row in ink.minY..<ink.maxY { (pixels + row * bytesPerRow + ink.minX).update(repeating: 0, count: ink.width) }
         }
         inkBounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        pixelsChanged()
     }
 }

@@ -168,11 +168,20 @@ public final class Renderer {
         if lastTarget != nil { pendingDamage.formUnion(Region(frame.damage)) }
         let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
         _ = rasterCache.picture(for: key, firstChange: frame.firstChange)
+        // Coverage is handed out as bitmaps: each mask's copy is kept while the mask is unchanged
+        // and still in the frame, so that asking every frame does not convert every mask again.
+        var converted: [ObjectIdentifier: CoverageCopy] = [:]
+        defer { coverageCopies = converted }
         return tree.allItems().map { item in
             let (source, color): (Bitmap, Color?)
             switch item.source {
             case let .bitmap(bitmap): (source, color) = (bitmap, nil)
-            case let .coverage(mask, shadowColor): (source, color) = (Self.coverageBitmap(mask), shadowColor)
+            case let .coverage(mask, shadowColor):
+                let id = ObjectIdentifier(mask)
+                let copy = converted[id] ?? coverageCopies[id].flatMap { $0.mask === mask && $0.version == mask.version ? $0 : nil }
+                    ?? CoverageCopy(mask: mask, version: mask.version, bitmap: Self.coverageBitmap(mask))
+                converted[id] = copy
+                (source, color) = (copy.bitmap, shadowColor)
             }
             return Composite(source: source, color: color, transform: item.transform, opacity: item.opacity, filter: item.filter,
                              clip: item.clip, extent: item.extent, footprint: item.footprint)
@@ -180,6 +189,15 @@ public final class Renderer {
     }
 
     /// A coverage mask as a bitmap whose every channel is the coverage (white, premultiplied).
+    private struct CoverageCopy {
+        let mask: AlphaMask
+        let version: Int
+        let bitmap: Bitmap
+    }
+
+    /// The bitmaps `composites(for:…)` last handed out for coverage masks.
+    private var coverageCopies: [ObjectIdentifier: CoverageCopy] = [:]
+
     private static func coverageBitmap(_ mask: AlphaMask) -> Bitmap {
         guard let bitmap = try? Bitmap(width: mask.width, height: mask.height) else { preconditionFailure("a mask that exists fits a bitmap") }
         bitmap.withUnsafeMutablePixels { pixels in
@@ -197,12 +215,13 @@ public final class Renderer {
     /// homography into the target.
     public struct Composite {
         /// The pixels drawn: a backing store, an image, an offscreen group — or, when `color`
-        /// is set, a shadow's blurred coverage as the alpha of white pixels. Shared with the
-        /// renderer's cache, which redraws a store in place when its content changes: read it
-        /// (or copy it) now, do not change it.
+        /// is set, coverage (a shadow's, or text's of one color) as the alpha of white pixels,
+        /// a copy kept while that coverage is unchanged. Shared with the renderer's cache,
+        /// which redraws a store in place when its content changes: read it (or copy it) now,
+        /// do not change it.
         public let source: Bitmap
-        /// When set, what is drawn is this color through `source`'s alpha (a shadow: its
-        /// coverage is stored without its color, a quarter of the bytes to sample); pixman draws
+        /// When set, what is drawn is this color through `source`'s alpha (a shadow or text of
+        /// one color: its coverage is stored without its color, a quarter of the bytes); pixman draws
         /// the same with a solid source and `source` as the mask, the opacity folded into the
         /// color.
         public let color: Color?

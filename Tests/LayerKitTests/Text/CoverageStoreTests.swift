@@ -223,4 +223,26 @@ import Testing
         }
         mask.inkBounds = ink
     }
+
+    /// `composites(for:…)` hands coverage out as bitmaps: asked again for an unchanged frame it
+    /// gives the same copies; once the text changes, a copy of the new coverage.
+    @Test func compositesKeepTheirCopiesOfUnchangedCoverage() throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 200, height: 60)
+        let label = TextLayer()
+        label.frame = CGRect(x: 10, y: 10, width: 180, height: 40)
+        label.fontSize = 24
+        label.string = "12:30"
+        root.addSublayer(label)
+        let renderer = Renderer(threadCount: 1)
+        func text() -> Renderer.Composite? { renderer.composites(for: root, width: 200, height: 60).first { $0.color != nil } }
+        let first = try #require(text()), again = try #require(text())
+        #expect(first.source === again.source)
+        Transaction.perform(disableActions: true) { label.string = "12:31" }
+        let changed = try #require(text())
+        #expect(changed.source !== first.source)
+        #expect(!changed.source.hasSamePixels(as: first.source))
+        let fresh = try #require(Renderer(threadCount: 1).composites(for: root, width: 200, height: 60).first { $0.color != nil })
+        #expect(changed.source.hasSamePixels(as: fresh.source))
+    }
 }
