@@ -65,14 +65,14 @@ import Darwin
         set {
             precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) mask")
             pixels[y * bytesPerRow + x] = newValue
-            version &+= 1
+            pixelsChanged()
         }
     }
 
     /// Lends the coverage for writing: rows top to bottom, `bytesPerRow` apart.
     public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
         inkBounds = nil
-        version &+= 1
+        pixelsChanged()
         return try body(UnsafeMutableBufferPointer(start: pixels, count: height * bytesPerRow))
     }
 

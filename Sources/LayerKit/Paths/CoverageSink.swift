@@ -56,9 +56,8 @@ struct CoverageOverSink: CoverageSink {
 
     /// Source-over of coverage `c` onto `m`, rounded as pixman multiplies.
     @inline(__always) static func over(_ m: UInt8, _ c: UInt8) -> UInt8 {
-        let m = UInt16(m), c = UInt16(c)
-        let t = m &* c &+ 0x80
-        return UInt8(truncatingIfNeeded: m &+ c &- ((t &+ (t &>> 8)) &>> 8))
+        let m = UInt32(m), c = UInt32(c)
+        return UInt8(truncatingIfNeeded: m &+ c &- ColorBlendSink.multiply(alpha: m, c))
     }
 
     @inline(__always) mutating func beginRow(_ y: Int) { row = base + y * stride }

@@ -21,17 +21,16 @@ enum Painter {
 
     /// What damaged pixels start from before the items are composited over them.
     enum Base {
-        /// A solid color (the renderer's background).
-        case color(Color)
+        /// One premultiplied pixel value, filled: the renderer's background, or a cached picture
+        /// whose every pixel is that value (a plain backdrop), which a fill writes without
+        /// reading a copy's source.
+        case solid(UInt32)
         /// A cached picture of the frame's unchanging bottom items over the background, copied.
         case bitmap(Bitmap)
-        /// Such a picture whose every pixel is this premultiplied value (a plain backdrop):
-        /// filled, which writes the pixels without reading a copy's source.
-        case pixel(UInt32)
     }
 
     static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, background: Color, threads: Int) {
-        paint(items, into: target, damage: damage, base: .color(background), threads: threads)
+        paint(items, into: target, damage: damage, base: .solid(background.premultipliedARGB32), threads: threads)
     }
 
     static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, base: Base, threads: Int) {
@@ -67,9 +66,8 @@ enum Painter {
         guard !area.isEmpty else { return }
         let view = Bitmap(sharingPixelsOf: target)
         switch base {
-        case let .color(background): view.fill(view.bounds, with: background, operator: .source, clip: area)
+        case let .solid(pixel): view.fill(view.bounds, premultiplied: pixel, operator: .source, clip: area)
         case let .bitmap(picture): view.composite(picture, atX: 0, y: 0, operator: .source, clip: area)
-        case let .pixel(pixel): view.fill(view.bounds, premultiplied: pixel, operator: .source, clip: area)
         }
         let bounds = area.extents
         for item in items {

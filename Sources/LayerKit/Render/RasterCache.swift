@@ -37,7 +37,7 @@ final class RasterCache {
         }
 
         /// What a damaged pixel starts from: a fill for a uniform picture, else a copy of it.
-        var base: Painter.Base { uniformPixel.map(Painter.Base.pixel) ?? .bitmap(bitmap) }
+        var base: Painter.Base { uniformPixel.map(Painter.Base.solid) ?? .bitmap(bitmap) }
     }
 
     /// The value of every pixel of `bitmap` when they are all equal, else nil.
@@ -105,7 +105,7 @@ final class RasterCache {
         pictures[key] = nil
         trim(keeping: bytes)
         guard let bitmap = reusable ?? (try? Bitmap(width: width, height: height)) else { return }
-        Painter.paint(items, into: bitmap, damage: Region(bitmap.bounds), base: .color(key.background), threads: threads)
+        Painter.paint(items, into: bitmap, damage: Region(bitmap.bounds), base: .solid(key.background.premultipliedARGB32), threads: threads)
         clock += 1
         pictures[key] = Picture(boundary: boundary, bitmap: bitmap, lastUse: clock)
         picturesMade += 1

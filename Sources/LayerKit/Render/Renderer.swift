@@ -131,7 +131,7 @@ public final class Renderer {
                 tree.rootObject?.appendItems(to: &items)
             }
             Painter.paint(items, into: bitmap, damage: damage,
-                          base: picture?.base ?? .color(backgroundColor), threads: threadCount)
+                          base: picture?.base ?? .solid(backgroundColor.premultipliedARGB32), threads: threadCount)
         } else if let firstChange = frame.firstChange {
             _ = rasterCache.picture(for: key, firstChange: firstChange)
         }
@@ -188,7 +188,6 @@ public final class Renderer {
         }
     }
 
-    /// A coverage mask as a bitmap whose every channel is the coverage (white, premultiplied).
     private struct CoverageCopy {
         let mask: AlphaMask
         let version: Int
@@ -198,6 +197,7 @@ public final class Renderer {
     /// The bitmaps `composites(for:…)` last handed out for coverage masks.
     private var coverageCopies: [ObjectIdentifier: CoverageCopy] = [:]
 
+    /// A coverage mask as a bitmap whose every channel is the coverage (white, premultiplied).
     private static func coverageBitmap(_ mask: AlphaMask) -> Bitmap {
         guard let bitmap = try? Bitmap(width: mask.width, height: mask.height) else { preconditionFailure("a mask that exists fits a bitmap") }
         bitmap.withUnsafeMutablePixels { pixels in

@@ -9,24 +9,36 @@ extension TextLayout {
     /// glyphs' outlines, glyphs of one color in one fill. Safe to call from several threads at
     /// once for different bitmaps.
     func draw(into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform, cache: GlyphCache = .shared) {
-        if transform.b == 0, transform.c == 0, transform.a == transform.d, transform.a > 0, transform.a.isFinite {
-            for line in lines {
-                var start = line.lowerBound
-                while start < line.upperBound {
-                    // A stretch of one color, and of one font (the cache is asked per font).
-                    var end = start + 1
-                    while end < line.upperBound, glyphs[end].color == glyphs[start].color, glyphs[end].font === glyphs[start].font {
-                        end += 1
-                    }
-                    drawRun(start..<end, into: bitmap, at: origin, transform: transform, cache: cache)
-                    start = end
-                }
-            }
+        if Self.glyphCacheServes(transform) {
+            forEachRun(splittingColors: true) { run in drawRun(run, into: bitmap, at: origin, transform: transform, cache: cache) }
             return
         }
         // Glyphs of one color go in one fill, so overlapping glyphs (marks) are not drawn twice.
         let byColor = Dictionary(grouping: glyphs.indices) { glyphs[$0].color }
         for (color, indices) in byColor { bitmap.fill(outlines(of: indices, at: origin), with: color, transform: transform) }
+    }
+
+    /// Whether glyphs drawn through `transform` come from the glyph cache: a uniform scale and
+    /// a translation (how text layers and contexts draw).
+    private static func glyphCacheServes(_ transform: CGAffineTransform) -> Bool {
+        transform.b == 0 && transform.c == 0 && transform.a == transform.d && transform.a > 0 && transform.a.isFinite
+    }
+
+    /// Calls `body` with each line's stretches of glyphs of one font (the cache is asked per
+    /// font) and, when `splittingColors`, of one color, line by line, left to right.
+    private func forEachRun(splittingColors: Bool, _ body: (Range<Int>) -> Void) {
+        for line in lines {
+            var start = line.lowerBound
+            while start < line.upperBound {
+                var end = start + 1
+                while end < line.upperBound, glyphs[end].font === glyphs[start].font,
+                      !splittingColors || glyphs[end].color == glyphs[start].color {
+                    end += 1
+                }
+                body(start..<end)
+                start = end
+            }
+        }
     }
 
     /// One color and font's glyphs of a line: their cached coverage combined into one mask over
@@ -38,13 +50,12 @@ extension TextLayout {
                          cache: GlyphCache) {
         let color = glyphs[range.lowerBound].color
         let run = placedRun(range, at: origin, transform: transform, cache: cache)
-        var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+        var area = PixelRect(x: 0, y: 0, width: 0, height: 0)
         for (placement, entry) in zip(run.placements, run.entries) {
             guard let entry else { continue }
-            x0 = min(x0, placement.x + entry.area.minX); x1 = max(x1, placement.x + entry.area.maxX)
-            y0 = min(y0, placement.y + entry.area.minY); y1 = max(y1, placement.y + entry.area.maxY)
+            area = area.union(Self.placed(entry, atX: placement.x, y: placement.y))
         }
-        let area = x0 < x1 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(bitmap.bounds) : PixelRect(x: 0, y: 0, width: 0, height: 0)
+        area = area.intersection(bitmap.bounds)
         if !area.isEmpty {
             ScanConverter.withConverter { converter in
                 converter.withClearedMask(for: area) { mask, stride in
@@ -111,12 +122,6 @@ extension TextLayout {
         return path
     }
 
-    /// Whether every glyph has one color: then the text is its coverage and that color.
-    var singleColor: Color? {
-        guard let first = glyphs.first?.color else { return nil }
-        return glyphs.allSatisfy { $0.color == first } ? first : nil
-    }
-
     /// Adds the glyphs' coverage into `mask` through `transform` (points → mask pixels), offset
     /// by `origin`, as source-over combines coverage: what `draw(into:at:transform:cache:)`
     /// composites in a color, without the color. Text of one color is stored so (a quarter of a
@@ -135,22 +140,16 @@ extension TextLayout {
             guard let base = bytes.baseAddress else { return }
             let stride = mask.bytesPerRow
             var outlined: [Int] = []
-            if transform.b == 0, transform.c == 0, transform.a == transform.d, transform.a > 0, transform.a.isFinite {
-                for line in lines {
-                    var start = line.lowerBound
-                    while start < line.upperBound {
-                        var end = start + 1
-                        while end < line.upperBound, glyphs[end].font === glyphs[start].font { end += 1 }
-                        let run = placedRun(start..<end, at: origin, transform: transform, cache: cache)
-                        for (placement, entry) in zip(run.placements, run.entries) {
-                            guard let entry else { continue }
-                            let visible = Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: stride, area: area,
-                                                       inkedBefore: inkBefore?.union(inked))
-                            inked = inked.union(visible)
-                        }
-                        outlined += run.large
-                        start = end
+            if Self.glyphCacheServes(transform) {
+                forEachRun(splittingColors: false) { range in
+                    let run = placedRun(range, at: origin, transform: transform, cache: cache)
+                    for (placement, entry) in zip(run.placements, run.entries) {
+                        guard let entry else { continue }
+                        let visible = Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: stride, area: area,
+                                                   inkedBefore: inkBefore?.union(inked))
+                        inked = inked.union(visible)
                     }
+                    outlined += run.large
                 }
             } else {
                 outlined = Array(glyphs.indices)
@@ -168,6 +167,11 @@ extension TextLayout {
         }
     }
 
+    /// The pixels a glyph's cached coverage covers, its whole-pixel origin at (`gx`, `gy`).
+    private static func placed(_ entry: GlyphCache.Entry, atX gx: Int, y gy: Int) -> PixelRect {
+        PixelRect(x: gx + entry.area.x, y: gy + entry.area.y, width: entry.area.width, height: entry.area.height)
+    }
+
     /// Adds a glyph's coverage into the mask over `area` as source-over combines coverage
     /// (`CoverageOverSink.over`): g where the mask is still empty. Returns the pixels of the
     /// mask it may have changed (the glyph's visible box).
@@ -178,7 +182,7 @@ extension TextLayout {
     @discardableResult
     private static func combine(_ entry: GlyphCache.Entry, atX gx: Int, y gy: Int, into mask: UnsafeMutablePointer<UInt8>,
                                 stride: Int, area: PixelRect, inkedBefore: PixelRect? = nil) -> PixelRect {
-        let placed = PixelRect(x: gx + entry.area.x, y: gy + entry.area.y, width: entry.area.width, height: entry.area.height)
+        let placed = Self.placed(entry, atX: gx, y: gy)
         let visible = placed.intersection(area)
         guard !visible.isEmpty else { return visible }
         let sourceStride = entry.stride
