@@ -76,6 +76,19 @@ struct ShapeDescription: Sendable, Equatable {
     let strokeStart: CGFloat
     let strokeEnd: CGFloat
 
+    /// The one color the drawing is in, or nil: the fill's or the stroke's when only one is
+    /// drawn, or both's when they are the same opaque color (the stroke over the fill then
+    /// covers as the two coverages combined do; a translucent stroke would show the fill
+    /// through it).
+    var singleColor: Color? {
+        switch (Self.enclosesArea(path) ? fillColor : nil, strokeColor) {
+        case let (fill?, nil): fill
+        case let (nil, stroke?): stroke
+        case let (fill?, stroke?): fill == stroke && fill.alpha >= 1 ? fill : nil
+        case (nil, nil): nil
+        }
+    }
+
     /// The bounds-space rectangle the drawing can reach (the stroke's miters included).
     var extent: CGRect {
         let box = path.boundingBox
@@ -83,6 +96,23 @@ struct ShapeDescription: Sendable, Equatable {
         let miters = stroke.lineJoin == .miter && Self.hasJoins(path) ? stroke.miterLimit : 1
         let reach = stroke.lineWidth / 2 * max(miters, stroke.lineCap == .square ? 1.5 : 1)
         return box.insetBy(dx: -reach, dy: -reach)
+    }
+
+    /// Whether filling the path can cover anything: false when every subpath is a point or a
+    /// single straight line (a clock hand's), whose fill has no area whatever the color.
+    static func enclosesArea(_ path: Path) -> Bool {
+        var segments = 0
+        for element in path.elements {
+            switch element {
+            case .move: segments = 0
+            case .line:
+                segments += 1
+                if segments >= 2 { return true }
+            case .quadCurve, .curve: return true
+            case .closeSubpath: break
+            }
+        }
+        return false
     }
 
     /// Whether any two segments meet (a subpath of two or more segments, or a closed one):

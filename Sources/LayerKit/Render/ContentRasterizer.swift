@@ -46,11 +46,23 @@ enum ContentRasterizer {
         }
     }
 
-    /// Draws the coverage of content whose `coverageColor` is set (text of one color) into a
-    /// cleared mask of `storeSize(area:scale:)`: what `drawContent` draws, without the color.
+    /// Draws the coverage of content whose `coverageColor` is set (text, or a shape, of one
+    /// color) into a cleared mask of `storeSize(area:scale:)`: what `drawContent` draws, without
+    /// the color.
     static func drawCoverage(_ c: ContentDescription, area: CGRect, scale: CGFloat, into store: AlphaMask) {
-        guard let text = c.text else { return }
-        layout(text, in: c.bounds).drawCoverage(into: store, at: c.bounds.origin, transform: boundsToStore(area: area, scale: scale))
+        let toStore = boundsToStore(area: area, scale: scale)
+        if let shape = c.shape {
+            if shape.fillColor != nil, ShapeDescription.enclosesArea(shape.path) {
+                store.fill(shape.path, rule: shape.fillRule, transform: toStore)
+            }
+            if shape.strokeColor != nil {
+                store.stroke(shape.path.trimmed(from: shape.strokeStart, to: shape.strokeEnd), style: shape.stroke,
+                             transform: toStore)
+            }
+        }
+        if let text = c.text {
+            layout(text, in: c.bounds).drawCoverage(into: store, at: c.bounds.origin, transform: toStore)
+        }
     }
 
     /// A text layer's text laid out in its bounds.

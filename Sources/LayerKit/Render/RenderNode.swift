@@ -83,13 +83,17 @@ final class ContentDescription: Sendable, Equatable {
         backgroundColor == nil && drawn == nil && shape == nil && text == nil && gradient == nil && contents.map { $0.center == CGRect(x: 0, y: 0, width: 1, height: 1) } == true
     }
 
-    /// The color of content that is coverage alone — text of one color, with no background,
-    /// image, shape or drawing — or nil. Such content is stored as 8-bit coverage and painted
-    /// through it in this color: a quarter of a bitmap's bytes to clear and draw, and painting
-    /// costs little where there is no ink.
+    /// The color of content that is coverage alone — text of one color, or a shape drawn in one
+    /// color, with no background, image, gradient or drawing — or nil. Such content is stored
+    /// as 8-bit coverage and painted through it in this color: a quarter of a bitmap's bytes to
+    /// clear, draw and sample, and painting costs little where there is no ink.
     var coverageColor: Color? {
-        guard backgroundColor == nil, gradient == nil, contents == nil, drawn == nil, shape == nil, let text else { return nil }
-        return text.singleColor
+        guard backgroundColor == nil, gradient == nil, contents == nil, drawn == nil else { return nil }
+        switch (shape, text) {
+        case let (shape?, nil): return shape.singleColor
+        case let (nil, text?): return text.singleColor
+        default: return nil
+        }
     }
 
     static func == (a: ContentDescription, b: ContentDescription) -> Bool {

@@ -215,13 +215,13 @@ public final class Renderer {
     /// homography into the target.
     public struct Composite {
         /// The pixels drawn: a backing store, an image, an offscreen group — or, when `color`
-        /// is set, coverage (a shadow's, or text's of one color) as the alpha of white pixels,
-        /// a copy kept while that coverage is unchanged. Shared with the renderer's cache,
-        /// which redraws a store in place when its content changes: read it (or copy it) now,
-        /// do not change it.
+        /// is set, coverage (a shadow's, or text's or a shape's of one color) as the alpha of
+        /// white pixels, a copy kept while that coverage is unchanged. Shared with the
+        /// renderer's cache, which redraws a store in place when its content changes: read it
+        /// (or copy it) now, do not change it.
         public let source: Bitmap
-        /// When set, what is drawn is this color through `source`'s alpha (a shadow or text of
-        /// one color: its coverage is stored without its color, a quarter of the bytes); pixman draws
+        /// When set, what is drawn is this color through `source`'s alpha (a shadow, or text or a
+        /// shape of one color: its coverage is stored without its color, a quarter of the bytes); pixman draws
         /// the same with a solid source and `source` as the mask, the opacity folded into the
         /// color.
         public let color: Color?

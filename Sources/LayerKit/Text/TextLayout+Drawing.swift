@@ -132,39 +132,30 @@ extension TextLayout {
     /// color; under other transforms the outlines are filled. Safe to call from several threads
     /// at once for different masks.
     func drawCoverage(into mask: AlphaMask, at origin: CGPoint, transform: CGAffineTransform, cache: GlyphCache = .shared) {
+        guard Self.glyphCacheServes(transform) else {
+            mask.fill(outlines(of: glyphs.indices, at: origin), transform: transform)
+            return
+        }
         let area = mask.bounds
         let inkBefore = mask.inkBounds
         var inked = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        defer { mask.inkBounds = inkBefore?.union(inked) }
+        var outlined: [Int] = []
         mask.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            let stride = mask.bytesPerRow
-            var outlined: [Int] = []
-            if Self.glyphCacheServes(transform) {
-                forEachRun(splittingColors: false) { range in
-                    let run = placedRun(range, at: origin, transform: transform, cache: cache)
-                    for (placement, entry) in zip(run.placements, run.entries) {
-                        guard let entry else { continue }
-                        let visible = Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: stride, area: area,
-                                                   inkedBefore: inkBefore?.union(inked))
-                        inked = inked.union(visible)
-                    }
-                    outlined += run.large
+            forEachRun(splittingColors: false) { range in
+                let run = placedRun(range, at: origin, transform: transform, cache: cache)
+                for (placement, entry) in zip(run.placements, run.entries) {
+                    guard let entry else { continue }
+                    let visible = Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: mask.bytesPerRow,
+                                               area: area, inkedBefore: inkBefore?.union(inked))
+                    inked = inked.union(visible)
                 }
-            } else {
-                outlined = Array(glyphs.indices)
-            }
-            guard !outlined.isEmpty else { return }
-            ScanConverter.withConverter { converter in
-                converter.addFill(outlines(of: outlined, at: origin), transform: transform)
-                guard let box = converter.boundingBox else { return }
-                let covered = PixelRect(covering: box).intersection(area)
-                guard !covered.isEmpty else { return }
-                inked = inked.union(covered)
-                var sink = CoverageOverSink(base + covered.minY * stride + covered.minX, stride: stride)
-                converter.render(rule: .nonZero, area: covered, into: &sink)
+                outlined += run.large
             }
         }
+        mask.inkBounds = inkBefore?.union(inked)
+        // Glyphs too large for the cache are filled from their outlines.
+        if !outlined.isEmpty { mask.fill(outlines(of: outlined, at: origin), transform: transform) }
     }
 
     /// The pixels a glyph's cached coverage covers, its whole-pixel origin at (`gx`, `gy`).
