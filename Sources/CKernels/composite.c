@@ -4,6 +4,9 @@
  */
 #include "spans.h"
 #include <string.h>
+#if LK_X86
+#include <emmintrin.h>
+#endif
 
 /* pixman's fixed point holds coordinates below 32768. */
 #define LK_MAX_DIMENSION 32767
@@ -21,11 +24,15 @@ static int valid(const lk_job *job) {
         job->src_height > LK_MAX_DIMENSION)
         return 0;
     if (job->filter != LK_FILTER_NEAREST && job->filter != LK_FILTER_BILINEAR) return 0;
+    if (job->pairs && job->format != LK_FORMAT_A8) return 0;
     switch (job->format) {
     case LK_FORMAT_ARGB32:
         return (job->op == LK_OP_OVER || job->op == LK_OP_SRC) && job->src_stride / 4 >= job->src_width &&
                job->src_stride % 4 == 0;
     case LK_FORMAT_A8:
+        if (job->pairs && (job->src_width < 2 || job->src_height < 2 || job->pairs_stride / 2 < job->src_width ||
+                           (int64_t)job->pairs_stride * (job->src_height - 1) > INT32_MAX))
+            return 0;
         return job->op == LK_OP_OVER && job->src_stride >= job->src_width;
     default:
         return 0;
@@ -42,6 +49,8 @@ static lk_context make_context(const lk_job *job) {
     c.op = job->op;
     c.opacity = job->opacity;
     c.color = lk_color_times_opacity(job->color, job->opacity);
+    c.pairs = (const uint8_t *)job->pairs;
+    c.pairs_stride = job->pairs_stride;
     return c;
 }
 
@@ -325,6 +334,34 @@ lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y) {
         if (x0 >= x1 || y0 >= y1) continue;
         for (int64_t py = y0; py < y1; py++)
             e->inner(&row, (int32_t)(x0 - mx0), (int32_t)(py - my0), dst_pixel(job, x0, (int32_t)py), (int32_t)(x1 - x0));
+    }
+    return LK_OK;
+}
+
+/* ---- Vertical pairs of A8 sources ---- */
+
+lk_status lk_a8_pairs(const void *src, int32_t width, int32_t height, int32_t src_stride, void *pairs,
+                      int32_t pairs_stride) {
+    if (!src || !pairs || width < 2 || height < 2 || width > LK_MAX_DIMENSION || height > LK_MAX_DIMENSION ||
+        src_stride < width || pairs_stride / 2 < width || (int64_t)src_stride * height > INT32_MAX ||
+        (int64_t)pairs_stride * (height - 1) > INT32_MAX)
+        return LK_INVALID;
+    for (int32_t y = 0; y + 1 < height; y++) {
+        const uint8_t *top = (const uint8_t *)src + (ptrdiff_t)y * src_stride, *bottom = top + src_stride;
+        uint8_t *out = (uint8_t *)pairs + (ptrdiff_t)y * pairs_stride;
+        int32_t x = 0;
+#if LK_X86
+        /* Sixteen texels of each row a step, interleaved byte by byte (SSE2, the x86-64 baseline). */
+        for (; x + 16 <= width; x += 16) {
+            const __m128i t = _mm_loadu_si128((const __m128i *)(top + x)), b = _mm_loadu_si128((const __m128i *)(bottom + x));
+            _mm_storeu_si128((__m128i *)(out + 2 * x), _mm_unpacklo_epi8(t, b));
+            _mm_storeu_si128((__m128i *)(out + 2 * x + 16), _mm_unpackhi_epi8(t, b));
+        }
+#endif
+        for (; x < width; x++) {
+            out[2 * x] = top[x];
+            out[2 * x + 1] = bottom[x];
+        }
     }
     return LK_OK;
 }

@@ -38,6 +38,9 @@ typedef struct lk_context {
     uint8_t opacity;
     /* A8 jobs: the color times the opacity (so their rows ignore `opacity`). */
     uint32_t color;
+    /* A8 jobs: the source's vertical pairs (lk_job.pairs), or NULL. */
+    const uint8_t *pairs;
+    ptrdiff_t pairs_stride;
     /* Projective jobs: the map and the eye's epsilon. */
     double m[9];
     double epsilon;

@@ -219,7 +219,7 @@ LK_SIMD void avx2_fetch_pairs(const lk_context *c, vi x0, vi y0, vi *tl, vi *tr,
 #define LK_AFFINE_SAMPLE avx2_affine_sample
 /* Defined after the template, whose A8 source and quads it uses. */
 typedef struct lk_a8_source lk_a8_source;
-LK_SIMD vi avx2_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge);
+LK_SIMD vi avx2_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge, int pairs);
 #define LK_A8_AFFINE_SAMPLE avx2_a8_affine_sample
 #define LK_FETCH_PAIRS avx2_fetch_pairs
 #define LK_FETCH4_CHECKED avx2_fetch4_checked
@@ -293,8 +293,14 @@ LK_SIMD void v_project(const lk_context *c, const lk_row *r, double px, int bili
  * most 255 · 128: no saturation); pmaddwd takes the rows with the words −(128 − dy) and −dy,
  * top·(128 − dy) + bottom·dy, and >> 14 truncates as pixman does. Edge lanes move their
  * weights as in avx2_affine_sample. */
-LK_SIMD vi avx2_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge) {
+LK_SIMD vi avx2_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge, int pairs) {
     vi x0, y0, wh, wv;
+    if (pairs) {
+        /* Quads with rows and columns exchanged: the weights with the axes exchanged, the
+         * vertical ones as bytes for the pairs, the horizontal ones as words. */
+        avx2_bilinear_weights(fy, fx, s->height, s->width, edge, &y0, &x0, &wh, &wv);
+        return v_srli(_mm256_madd_epi16(_mm256_maddubs_epi16(v_a8_pair_quads(s, x0, y0), wh), wv), 14);
+    }
     avx2_bilinear_weights(fx, fy, s->width, s->height, edge, &x0, &y0, &wh, &wv);
     return v_srli(_mm256_madd_epi16(_mm256_maddubs_epi16(v_a8_quads(s, x0, y0), wh), wv), 14);
 }

@@ -197,11 +197,15 @@ typedef struct lk_a8_source {
     const uint8_t *texels;
     ptrdiff_t stride;
     vi strides;
+    /* The texels in vertical pairs (lk_job.pairs) and their rows' stride, or NULL. */
+    const uint8_t *pairs;
+    vi pair_strides;
     int32_t width, height;
 } lk_a8_source;
 
 LK_SIMD lk_a8_source v_a8_source(const lk_context *c) {
-    lk_a8_source s = {c->src, c->src_stride, v_set1((int32_t)c->src_stride), c->src_width, c->src_height};
+    lk_a8_source s = {c->src, c->src_stride, v_set1((int32_t)c->src_stride), c->pairs, v_set1((int32_t)c->pairs_stride),
+                      c->src_width, c->src_height};
     return s;
 }
 
@@ -217,6 +221,17 @@ LK_SIMD vi v_a8_quads(const lk_a8_source *s, vi x0, vi y0) {
         memcpy(&bottom, p + s->stride, 2);
         q[k] = (int32_t)((uint32_t)top | (uint32_t)bottom << 16);
     }
+    return v_lanes(q);
+}
+
+/* The same quads from vertical pairs, one 32-bit load each, at y0 · pairs stride + 2 · x0: the
+ * pairs (x0, y0), (x0, y0 + 1) and (x0 + 1, y0), (x0 + 1, y0 + 1), which is a quad with its
+ * rows and columns exchanged (tl | bl << 8 | tr << 16 | br << 24). */
+LK_SIMD vi v_a8_pair_quads(const lk_a8_source *s, vi x0, vi y0) {
+    int32_t o[LK_N] __attribute__((aligned(32)));
+    int32_t q[LK_N];
+    v_to(o, v_add(v_mullo32(y0, s->pair_strides), v_add(x0, x0)));
+    for (int k = 0; k < LK_N; k++) memcpy(&q[k], s->pairs + o[k], 4);
     return v_lanes(q);
 }
 
@@ -246,9 +261,12 @@ LK_SIMD vi v_a8_bilinear(vi quads, vi h, vi v) {
 
 /* pixman's bilinear coverage of A8 pixels at 16.16 (fx, fy): inner, or edge (as
  * v_affine_sample) of a source at least 2x2. Edge lanes move their weight pairs by a half: a
- * pair read from one texel on gives its first texel the second's weight, and so on. */
+ * pair read from one texel on gives its first texel the second's weight, and so on. With
+ * `pairs` the quads come from the vertical pairs, rows and columns exchanged, so the vertical
+ * weights take the first step and the horizontal the second: every term is an exact product
+ * and only the final sum is truncated, so the order gives the same coverage. */
 #ifndef LK_A8_AFFINE_SAMPLE
-LK_SIMD vi v_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge) {
+LK_SIMD vi v_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge, int pairs) {
     const vi half = v_set1(0x8000), bits = v_set1(0x7f), one = v_set1(128);
     vi xs = v_sub(fx, half), ys = v_sub(fy, half);
     vi x0 = v_srai(xs, 16), y0 = v_srai(ys, 16);
@@ -261,6 +279,7 @@ LK_SIMD vi v_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge) {
         v_edge_pairs(&y0, s->height, &before, &after);
         v = v_select(before, v_srli(v, 16), v_select(after, v_slli(v, 16), v));
     }
+    if (pairs) return v_a8_bilinear(v_a8_pair_quads(s, x0, y0), v, h);
     return v_a8_bilinear(v_a8_quads(s, x0, y0), h, v);
 }
 #else
@@ -347,18 +366,25 @@ static void argb_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_
     LK_AFFINE_STEPS(v_blend(c, dst + i, LK_FETCH1(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16)), n))
 }
 
-/* A8 bilinear rows: inner, or edge of a source at least 2x2. What they read is kept in locals. */
-LK_SIMD void v_a8_affine_bilinear_run(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst,
-                                      int32_t count, int edge) {
-    const lk_a8_source s = v_a8_source(r->context);
+/* A8 bilinear rows: inner, or edge of a source at least 2x2, from the texels or their vertical
+ * pairs. What they read is kept in locals. */
+LK_SIMD void v_a8_affine_bilinear_steps(const lk_row *r, const lk_a8_source *s, int32_t fx, int32_t fy,
+                                        uint32_t *LK_RESTRICT dst, int32_t count, int edge, int pairs) {
     const uint32_t c = r->context->color;
     if ((c & 0xffffff) == 0) {
         const vi alpha = v_set1((int32_t)(c >> 24));
-        LK_AFFINE_STEPS(v_blend_a8_alpha(alpha, dst + i, v_a8_affine_sample(&s, vx, vy, edge), n))
+        LK_AFFINE_STEPS(v_blend_a8_alpha(alpha, dst + i, v_a8_affine_sample(s, vx, vy, edge, pairs), n))
         return;
     }
     const vi color = v_set1((int32_t)c);
-    LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_affine_sample(&s, vx, vy, edge), n))
+    LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_affine_sample(s, vx, vy, edge, pairs), n))
+}
+
+LK_SIMD void v_a8_affine_bilinear_run(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst,
+                                      int32_t count, int edge) {
+    const lk_a8_source s = v_a8_source(r->context);
+    if (s.pairs) v_a8_affine_bilinear_steps(r, &s, fx, fy, dst, count, edge, 1);
+    else v_a8_affine_bilinear_steps(r, &s, fx, fy, dst, count, edge, 0);
 }
 
 static void a8_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {

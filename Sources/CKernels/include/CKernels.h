@@ -83,6 +83,14 @@ typedef struct lk_job {
     /* For LK_FORMAT_A8: the premultiplied color the coverage multiplies (before opacity). */
     uint32_t color;
 
+    /* LK_FORMAT_A8 sources of at least 2x2, optionally: the same texels in vertical pairs
+     * (lk_a8_pairs), from which affine bilinear rows read each pixel's 2x2 texels in one load
+     * rather than two. Row y (0 … src_height − 2) holds, for every x, texel (x, y) then
+     * (x, y + 1); `pairs_stride` bytes from one row to the next (at least 2 · src_width). NULL:
+     * none. The pixels drawn are the same either way. */
+    const void *pairs;
+    int32_t pairs_stride;
+
     /* The pixels that may change; boxes are cut to the destination's pixels in `dst`. */
     const lk_box *boxes;
     int32_t box_count;
@@ -112,6 +120,12 @@ lk_status lk_composite_projective(const lk_job *job, const double matrix[9], dou
  * (0, 0) at destination pixel (x, y), over: what pixman's over_n_8_8888 draws, bit for bit.
  * The filter is ignored (nothing is sampled between pixels). Only A8 jobs. */
 lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y);
+
+/* Writes the vertical pairs of a `width` x `height` A8 source (at least 2x2) into `pairs`:
+ * height − 1 rows of `pairs_stride` bytes (at least 2 · width), row y holding, for every x,
+ * texel (x, y) then (x, y + 1). LK_INVALID, writing nothing, for sizes or strides out of range. */
+lk_status lk_a8_pairs(const void *src, int32_t width, int32_t height, int32_t src_stride, void *pairs,
+                      int32_t pairs_stride);
 
 /* A premultiplied color times an 8-bit opacity, rounded as pixman multiplies by a mask: the
  * solid color an A8 composite's coverage multiplies. */

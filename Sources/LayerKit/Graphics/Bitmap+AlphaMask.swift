@@ -39,8 +39,11 @@ extension Bitmap {
             guard solid != 0, let (inverse, area) = try transformedArea(mask.bounds, kind, transform, filter, .over, clip, 1)
             else { return }
             let map = try Self.kernelMap(inverse, kind, transform)
+            // Affine bilinear rows read each pixel's 2x2 texels from the vertical pairs in one load.
+            var pairs = false
+            if case .affine = map, filter == .bilinear { pairs = true }
             withExtendedLifetime(mask) {
-                Kernels.composite(Kernels.Source(mask), color: premultiplied, into: Kernels.Target(self), map: map,
+                Kernels.composite(Kernels.Source(mask, pairs: pairs), color: premultiplied, into: Kernels.Target(self), map: map,
                                   filter: filter, opacity: opacity8, area: area, variant: variant)
             }
         }

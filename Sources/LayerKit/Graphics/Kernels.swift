@@ -48,15 +48,21 @@ enum Kernels {
         let width: Int, height: Int
         let bytesPerRow: Int
         let isCoverage: Bool
+        /// Coverage's vertical pairs (`AlphaMask.verticalPairs()`), from which bilinear rows
+        /// read a pixel's texels in one load; nil: none.
+        var pairs: (pointer: UnsafeRawPointer, bytesPerRow: Int)? = nil
 
         init(_ bitmap: Bitmap) {
             self.init(pixels: UnsafeRawPointer(bitmap.pixels), width: bitmap.width, height: bitmap.height,
                       bytesPerRow: bitmap.bytesPerRow, isCoverage: false)
         }
 
-        init(_ mask: AlphaMask) {
+        /// A mask's coverage; `pairs`: with its vertical pairs, for turned or scaled bilinear
+        /// composites (the pairs are made once per change of the mask and then kept).
+        init(_ mask: AlphaMask, pairs: Bool = false) {
             self.init(pixels: UnsafeRawPointer(mask.pixels), width: mask.width, height: mask.height,
                       bytesPerRow: mask.bytesPerRow, isCoverage: true)
+            if pairs { self.pairs = mask.verticalPairs() }
         }
 
         init(pixels: UnsafeRawPointer, width: Int, height: Int, bytesPerRow: Int, isCoverage: Bool) {
@@ -90,6 +96,10 @@ enum Kernels {
         job.opacity = opacity
         job.color = color
         job.variant = variant?.cVariant ?? LK_VARIANT_AUTO
+        if let pairs = source.pairs {
+            job.pairs = pairs.pointer
+            job.pairs_stride = Int32(pairs.bytesPerRow)
+        }
         area.withPixmanRegion { region in
             var count: Int32 = 0
             guard let boxes = pixman_region32_rectangles(region, &count), count > 0 else { return }

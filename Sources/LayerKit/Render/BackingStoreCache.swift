@@ -168,7 +168,7 @@ extension Bitmap: StoreSurface {
 }
 
 extension AlphaMask: StoreSurface {
-    var byteCount: Int { bytesPerRow * height }
+    var byteCount: Int { bytesPerRow * height + pairsByteCount }
 
     /// Clears what may have coverage: only the ink's rectangle when the mask knows it.
     func clearPixels() {

@@ -115,10 +115,12 @@ extension Painter {
 /// What every band of one frame reads.
 ///
 /// `@unchecked Sendable` is safe here: during `concurrentPerform` the items, their source
-/// bitmaps, the damage region and the base (a color, or the raster cache's picture) are only read (composites take their own pixman
-/// source images), and each band writes only its own rows of `target` (every composite is
-/// clipped to them) through its own pixman image (`Bitmap(sharingPixelsOf:)`), so no two
-/// threads write the same memory or the same pixman object.
+/// bitmaps and masks, the damage region and the base (a color, or the raster cache's picture)
+/// are only read (composites take their own pixman source images; the one thing a band may
+/// write besides its rows is a mask's vertical pairs, made under the mask's own lock), and each
+/// band writes only its own rows of `target` (every composite is clipped to them) through its
+/// own pixman image (`Bitmap(sharingPixelsOf:)`), so no two threads write the same memory or
+/// the same pixman object.
 private final class BandJob: @unchecked Sendable {
     let items: [PaintItem]
     let target: Bitmap

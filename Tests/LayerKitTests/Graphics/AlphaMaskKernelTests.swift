@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import Testing
 @_spi(Kernels) @testable import LayerKit
@@ -132,6 +133,75 @@ import Testing
             compared += 1
         }
         #expect(compared > 150, "only \(compared) compared")
+    }
+
+    /// Turned and scaled bilinear coverage reads each pixel's 2x2 texels from the mask's vertical
+    /// pairs (one load instead of two): drawn through the kernels directly with and without the
+    /// pairs, in every variant, over masks with and without a clear border (edge rows), 2 wide or
+    /// tall, black and colored, the pixels are the same bit for bit.
+    @Test func verticalPairsDrawTheSamePixelsAsTheTexels() throws {
+        var g = SeededGenerator(seed: 2222)
+        var compared = 0, drew = 0
+        for trial in 0..<300 {
+            let sw = Int.random(in: 2...(trial % 5 == 0 ? 3 : 60), using: &g), sh = Int.random(in: 2...60, using: &g)
+            let mask = try KernelFixtures.mask(width: sw, height: sh, &g)
+            let target = try KernelFixtures.bitmap(width: 70, height: 70, &g)
+            let transform = KernelFixtures.affineMap(source: sw, sh, target: 70, 70, &g)
+            guard case .affine = transform.kind,
+                  let (inverse, area) = try? target.transformedArea(mask.bounds, transform.kind, transform, .bilinear, .over,
+                                                                     KernelFixtures.clip(width: 70, height: 70, &g), 1),
+                  let map = try? Bitmap.kernelMap(inverse, transform.kind, transform) else { continue }
+            let color = trial % 2 == 0 ? Color(red: 0, green: 0, blue: 0, alpha: 0.35).premultipliedARGB32 : KernelFixtures.pixel(&g)
+            let opacity = UInt8.random(in: 1...255, using: &g)
+            for variant in KernelVariant.available {
+                let texels = try target.copy(), pairs = try target.copy()
+                withExtendedLifetime(mask) {
+                    Kernels.composite(Kernels.Source(mask), color: color, into: Kernels.Target(texels), map: map, filter: .bilinear,
+                                      opacity: opacity, area: area, variant: variant)
+                    let paired = Kernels.Source(mask, pairs: true)
+                    #expect(paired.pairs != nil)
+                    Kernels.composite(paired, color: color, into: Kernels.Target(pairs), map: map, filter: .bilinear,
+                                      opacity: opacity, area: area, variant: variant)
+                }
+                #expect(pairs.hasSamePixels(as: texels), "\(variant), trial \(trial): \(sw)x\(sh) through \(transform)")
+                if !pairs.hasSamePixels(as: target) { drew += 1 }
+            }
+            compared += 1
+        }
+        #expect(compared > 120, "only \(compared) compared")
+        #expect(drew > 100 * KernelVariant.available.count, "only \(drew) composites changed a pixel")
+    }
+
+    /// The pairs' layout: row y holds (x, y), (x, y + 1) for every x, any width (the SIMD steps
+    /// and the tail), made again after the mask changes and kept while it does not; sizes and
+    /// strides out of range are refused, writing nothing.
+    @Test func verticalPairsHoldEachTexelAboveTheOneBelow() throws {
+        var g = SeededGenerator(seed: 77)
+        for (width, height) in [(2, 2), (5, 3), (16, 4), (37, 9), (64, 2)] {
+            let mask = try KernelFixtures.mask(width: width, height: height, &g)
+            for pass in 0..<2 {
+                let pairs = try #require(mask.verticalPairs())
+                #expect(pairs.bytesPerRow >= 2 * width)
+                let bytes = pairs.pointer.assumingMemoryBound(to: UInt8.self)
+                for y in 0..<(height - 1) {
+                    for x in 0..<width {
+                        #expect(bytes[y * pairs.bytesPerRow + 2 * x] == mask[x, y], "\(width)x\(height) pass \(pass) at (\(x), \(y))")
+                        #expect(bytes[y * pairs.bytesPerRow + 2 * x + 1] == mask[x, y + 1])
+                    }
+                }
+                #expect(mask.verticalPairs()?.pointer == pairs.pointer, "kept while the mask is unchanged")
+                mask[width - 1, height - 1] = mask[width - 1, height - 1] &+ 1
+            }
+        }
+        #expect(try AlphaMask(width: 1, height: 9).verticalPairs() == nil)
+        #expect(try AlphaMask(width: 9, height: 1).verticalPairs() == nil)
+        var source = [UInt8](repeating: 7, count: 64), out = [UInt8](repeating: 0, count: 256)
+        #expect(lk_a8_pairs(&source, 8, 8, 8, &out, 15) == LK_INVALID, "a pairs row narrower than two texels a texel")
+        #expect(lk_a8_pairs(&source, 8, 1, 8, &out, 16) == LK_INVALID)
+        #expect(lk_a8_pairs(&source, 8, 8, 7, &out, 16) == LK_INVALID)
+        #expect(out.allSatisfy { $0 == 0 })
+        #expect(lk_a8_pairs(&source, 8, 8, 8, &out, 16) == LK_OK)
+        #expect(out[0..<(16 * 7)].allSatisfy { $0 == 7 } && out[(16 * 7)...].allSatisfy { $0 == 0 })
     }
 
     /// Whole-pixel placements go to pixman's solid-through-A8 path: the color times each coverage.
