@@ -101,14 +101,19 @@ extension PaintItem {
     /// is a composite call of its own.
     static let bandHeight = 8
 
-    /// Bands of `bandHeight` rows of `extent`, each holding every pixel whose centre the convex
-    /// `polygon` covers in those rows (exactly: the polygon's x-range over the band's rows).
+    /// Bands of `extent`'s rows on the target's grid of `bandHeight` rows, each holding every
+    /// pixel whose centre the convex `polygon` covers in those rows (exactly: the polygon's
+    /// x-range over the band's rows). On the grid, the footprints of different items — and of
+    /// one item before and after it moved a little — share their bands' edges, so their union
+    /// (a frame's damage) stays a few rectangles a band instead of splitting at every item's
+    /// own band edges: the region is cheaper to build and to paint through.
     static func bands(covering polygon: [CGPoint], within extent: PixelRect) -> [PixelRect] {
         guard polygon.count >= 3 else { return [] }
         var bands: [PixelRect] = []
         var y0 = extent.minY
         while y0 < extent.maxY {
-            let y1 = min(y0 + bandHeight, extent.maxY)
+            let gridRow = y0 >= 0 ? y0 / bandHeight : -((-y0 + bandHeight - 1) / bandHeight)
+            let y1 = min((gridRow + 1) * bandHeight, extent.maxY)
             let top = CGFloat(y0), bottom = CGFloat(y1)
             var low = CGFloat.infinity, high = -CGFloat.infinity
             for (index, p) in polygon.enumerated() {

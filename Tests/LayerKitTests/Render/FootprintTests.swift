@@ -58,4 +58,32 @@ import Testing
             #expect(item.footprint == [item.extent])
         }
     }
+
+    /// Footprint bands lie on the target's grid of `bandHeight` rows, so that footprints share
+    /// band edges: a clock hand's footprints before and after a tick's small turn unite into
+    /// one rectangle a band (a frame's damage), where bands starting at each extent's own top
+    /// would split every band in two.
+    @Test func bandsLieOnTheTargetsGrid() throws {
+        let source = try Bitmap(width: 20, height: 400, color: .white)
+        let target = PixelRect(x: 0, y: 0, width: 1000, height: 1000)
+        func item(_ angle: CGFloat) throws -> PaintItem {
+            let map = CGAffineTransform(translationX: -10, y: -400).concatenating(CGAffineTransform(rotationAngle: angle))
+                .concatenating(CGAffineTransform(translationX: 500.4, y: 497.3))
+            return try #require(PaintItem(key: .init(layer: LayerID.next(), part: .content), source: source, sourceIdentity: 0,
+                                          transform: Homography(map), opacity: 1, filter: .bilinear, clip: nil, targetArea: target))
+        }
+        let before = try item(1.0), after = try item(1.0 + 0.5 * .pi / 180)
+        #expect(before.extent.minY != after.extent.minY, "the turn moves the extent's top")
+        for footprint in [before.footprint, after.footprint] {
+            #expect(footprint.count > 20)
+            for band in footprint {
+                #expect(band.minY % PaintItem.bandHeight == 0 || band.minY == footprint.first?.minY)
+                #expect(band.maxY % PaintItem.bandHeight == 0 || band.maxY == footprint.last?.maxY)
+                #expect(band.height <= PaintItem.bandHeight)
+            }
+        }
+        let union = Region(before.footprint + after.footprint)
+        let gridBands = Set((before.footprint + after.footprint).map { $0.minY / PaintItem.bandHeight }).count
+        #expect(union.rects.count <= gridBands, "\(union.rects.count) rectangles for \(gridBands) bands")
+    }
 }
