@@ -104,6 +104,10 @@ import Darwin
         set {
             precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) mask")
             pixels[y * bytesPerRow + x] = newValue
+            // Coverage set outside the known ink widens it (painting skips what lies outside).
+            if newValue != 0, let ink = inkBounds, !ink.contains(x: x, y: y) {
+                inkBounds = ink.union(PixelRect(x: x, y: y, width: 1, height: 1))
+            }
             pixelsChanged()
         }
     }

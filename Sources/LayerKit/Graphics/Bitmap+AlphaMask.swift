@@ -14,6 +14,15 @@ extension Bitmap {
     /// - Throws: as `composite(_:operator:transform:filter:clip:opacity:)`.
     @_spi(Kernels) public func composite(_ mask: AlphaMask, color: Color, transform: Homography = .identity, filter: ImageFilter = .bilinear,
                    clip: Region? = nil, opacity: Double = 1) throws(BitmapError) {
+        try composite(mask, color: color, transform: transform, filter: filter, clip: clip, opacity: opacity, pairs: true)
+    }
+
+    /// `composite(_:color:transform:filter:clip:opacity:)`; `pairs`: turned and scaled
+    /// bilinear composites may sample the mask's vertical pairs (`AlphaMask.verticalPairs()`),
+    /// which the painter declines for frames of more coverage than the cache holds. The pixels
+    /// are the same either way.
+    func composite(_ mask: AlphaMask, color: Color, transform: Homography, filter: ImageFilter, clip: Region?,
+                   opacity: Double, pairs allowed: Bool) throws(BitmapError) {
         let kind = transform.kind
         let opacity8 = Self.opacity8(opacity), premultiplied = color.premultipliedARGB32
         let solid = Kernels.color(premultiplied, timesOpacity: opacity8)
@@ -41,7 +50,7 @@ extension Bitmap {
             let map = try Self.kernelMap(inverse, kind, transform)
             // Affine bilinear rows read each pixel's 2x2 texels from the vertical pairs in one load.
             var pairs = false
-            if case .affine = map, filter == .bilinear { pairs = true }
+            if allowed, case .affine = map, filter == .bilinear { pairs = true }
             withExtendedLifetime(mask) {
                 Kernels.composite(Kernels.Source(mask, pairs: pairs), color: premultiplied, into: Kernels.Target(self), map: map,
                                   filter: filter, opacity: opacity8, area: area, variant: variant)

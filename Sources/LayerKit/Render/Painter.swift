@@ -33,18 +33,38 @@ enum Painter {
         paint(items, into: target, damage: damage, base: .solid(background.premultipliedARGB32), threads: threads)
     }
 
+    /// Turned or scaled coverage is sampled from its masks' vertical pairs (`AlphaMask.verticalPairs()`)
+    /// while a frame's such masks hold at most this many texels: the pairs save a load a
+    /// pixel, but they are twice the mask's bytes, and a frame of many shadows (a thousand
+    /// sprites') that no longer fits the core's cache ran a fifth slower with them (measured:
+    /// 39 → 31 fps), where a clock's three hand shadows ran a tenth faster.
+    static let pairsBudget = 256 << 10
+
+    /// Whether the turned and scaled coverage of `items` is few enough texels to sample from
+    /// vertical pairs (see `pairsBudget`).
+    static func samplesPairs(_ items: [PaintItem]) -> Bool {
+        var texels = 0
+        for item in items {
+            guard case let .coverage(mask, _) = item.source, item.transform.kind == .affine else { continue }
+            texels += mask.width * mask.height
+            if texels > pairsBudget { return false }
+        }
+        return true
+    }
+
     static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, base: Base, threads: Int) {
         guard !damage.isEmpty else { return }
+        let pairs = samplesPairs(items)
         let extents = damage.extents
         // Several bands a thread, taken in turn by whichever thread is free: the cost of a frame
         // is seldom even across its rows (a turning card is all in the upper half).
         let parallel = threads > 1 && damage.area >= parallelDamageThreshold
         let bandCount = max(1, min(parallel ? threads * bandsPerThread : 1, extents.height / minimumBandHeight))
         if bandCount == 1 {
-            paintBand(items, into: target, rows: 0..<target.height, damage: damage, base: base)
+            paintBand(items, into: target, rows: 0..<target.height, damage: damage, base: base, pairs: pairs)
             return
         }
-        let job = BandJob(items: items, target: target, damage: damage, base: base)
+        let job = BandJob(items: items, target: target, damage: damage, base: base, pairs: pairs)
         let rowsPerBand = (extents.height + bandCount - 1) / bandCount
         DispatchQueue.concurrentPerform(iterations: bandCount) { band in
             let y0 = extents.minY + band * rowsPerBand
@@ -60,7 +80,8 @@ enum Painter {
     /// shifting the transforms to band-local coordinates would round their fixed-point
     /// translations differently from band to band, and bilinear samples would differ in the last
     /// bit. The composite rectangles (the damage cut to the band) keep the writes in its rows.
-    static func paintBand(_ items: [PaintItem], into target: Bitmap, rows: Range<Int>, damage: Region, base: Base) {
+    static func paintBand(_ items: [PaintItem], into target: Bitmap, rows: Range<Int>, damage: Region, base: Base,
+                          pairs: Bool = true) {
         let band = Region(PixelRect(x: 0, y: rows.lowerBound, width: target.width, height: rows.count))
         let area = damage.intersection(band)
         guard !area.isEmpty else { return }
@@ -90,7 +111,7 @@ enum Painter {
                     guard !inked.isEmpty else { continue }
                 }
                 try? view.composite(mask, color: color, transform: item.transform, filter: item.filter, clip: inked,
-                                    opacity: item.opacity)
+                                    opacity: item.opacity, pairs: pairs)
             }
         }
     }
@@ -126,15 +147,17 @@ private final class BandJob: @unchecked Sendable {
     let target: Bitmap
     let damage: Region
     let base: Painter.Base
+    let pairs: Bool
 
-    init(items: [PaintItem], target: Bitmap, damage: Region, base: Painter.Base) {
+    init(items: [PaintItem], target: Bitmap, damage: Region, base: Painter.Base, pairs: Bool) {
         self.items = items
         self.target = target
         self.damage = damage
         self.base = base
+        self.pairs = pairs
     }
 
     func paint(rows: Range<Int>) {
-        Painter.paintBand(items, into: target, rows: rows, damage: damage, base: base)
+        Painter.paintBand(items, into: target, rows: rows, damage: damage, base: base, pairs: pairs)
     }
 }

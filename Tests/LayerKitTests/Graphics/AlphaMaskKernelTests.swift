@@ -204,6 +204,30 @@ import Testing
         #expect(out[0..<(16 * 7)].allSatisfy { $0 == 7 } && out[(16 * 7)...].allSatisfy { $0 == 0 })
     }
 
+    /// The painter samples turned coverage from vertical pairs only while a frame's turned and
+    /// scaled masks are few texels (`Painter.pairsBudget`): whole-pixel offsets do not count, and
+    /// the frame is the same painted either way.
+    @Test func thePainterSamplesPairsOnlyForFramesOfLittleTurnedCoverage() throws {
+        var g = SeededGenerator(seed: 31)
+        let small = try KernelFixtures.mask(width: 90, height: 120, &g), large = try AlphaMask(width: 600, height: 500)
+        let target = try KernelFixtures.bitmap(width: 200, height: 160, &g)
+        func item(_ mask: AlphaMask, _ transform: Homography) throws -> PaintItem {
+            try #require(PaintItem(key: PaintItem.Key(layer: LayerID.next(), part: .shadow), source: .coverage(mask, .black),
+                                   sourceIdentity: 1, transform: transform, opacity: 0.6, filter: .bilinear, clip: nil,
+                                   targetArea: target.bounds))
+        }
+        let turned = Homography(CGAffineTransform(rotationAngle: 0.5).concatenating(CGAffineTransform(translationX: 90, y: -10)))
+        let offset = Homography(translationX: 20, y: 10)
+        #expect(Painter.samplesPairs([try item(small, turned), try item(large, offset)]))
+        #expect(!Painter.samplesPairs([try item(small, turned), try item(large, turned)]))
+        let items = [try item(small, turned), try item(small, Homography(scaleX: 1.3, y: 0.8))]
+        let withPairs = try target.copy(), without = try target.copy()
+        Painter.paintBand(items, into: withPairs, rows: 0..<160, damage: Region(target.bounds), base: .bitmap(target), pairs: true)
+        Painter.paintBand(items, into: without, rows: 0..<160, damage: Region(target.bounds), base: .bitmap(target), pairs: false)
+        #expect(withPairs.hasSamePixels(as: without))
+        #expect(!withPairs.hasSamePixels(as: target))
+    }
+
     /// Whole-pixel placements go to pixman's solid-through-A8 path: the color times each coverage.
     @Test func integerPlacementMultipliesTheColorByTheCoverage() throws {
         let mask = try AlphaMask(width: 3, height: 1)
