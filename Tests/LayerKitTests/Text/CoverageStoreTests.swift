@@ -148,18 +148,26 @@ import Testing
     /// then × opacity or tint, against color × opacity or tint, then × coverage.)
     @Test(arguments: [1, 4])
     func textThroughCoverageLooksAsTextInAColorStore(threads: Int) throws {
-        let coverage = Self.scene(nudge: false), colorStores = Self.scene(nudge: true)
-        func coverageItems(_ root: Layer) -> Int {
-            Renderer(threadCount: 1).composites(for: root, width: 420, height: 300).filter { $0.color != nil }.count
-        }
         // Seven labels (three instances of the replicated one) and one shadow; the clipped
         // label is inside its group's bitmap.
-        #expect(coverageItems(coverage) == 8)
-        #expect(coverageItems(colorStores) == 1)
+        try Self.expectSameLook(Self.scene(nudge: false), asTwin: Self.scene(nudge: true), width: 420, height: 300,
+                                coverageItems: 8, threads: threads)
+    }
+
+    /// A scene painted through coverage stores and its twin kept in color stores (whose only
+    /// coverage is one shadow): `coverageItems` composites of the scene are coverage, and the
+    /// frames agree within 2 levels at scale 1 and 2.
+    static func expectSameLook(_ coverage: Layer, asTwin colorStores: Layer, width: Int, height: Int, coverageItems expected: Int,
+                               threads: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        func coverageItems(_ root: Layer) -> Int {
+            Renderer(threadCount: 1).composites(for: root, width: width, height: height).filter { $0.color != nil }.count
+        }
+        #expect(coverageItems(coverage) == expected, sourceLocation: sourceLocation)
+        #expect(coverageItems(colorStores) == 1, sourceLocation: sourceLocation)
         for scale in [1.0, 2.0] {
             let a = try Renderer(scale: scale, threadCount: threads).render(coverage, at: 0)
             let b = try Renderer(scale: scale, threadCount: threads).render(colorStores, at: 0)
-            #expect(Self.worstDifference(a, b) <= 2, "at scale \(scale)")
+            #expect(worstDifference(a, b) <= 2, "at scale \(scale)", sourceLocation: sourceLocation)
         }
     }
 
