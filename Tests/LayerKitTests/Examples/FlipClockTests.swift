@@ -40,6 +40,38 @@ import Testing
         #expect(arrived.hasSamePixels(as: fresh))
     }
 
+    /// As the seed describes it: past half the flip the upper half shows the next value (the
+    /// falling page has uncovered it), the lower half still the current one. Checked on the
+    /// minutes card (09 → 10 over the minute's last second), above and below the hinge, against
+    /// the card at rest half a minute before and after (the seconds card is never at rest).
+    @Test func pastHalfTheFlipTheUpperHalfShowsTheNextDigits() throws {
+        let size = CGSize(width: 480, height: 200), start: TimeInterval = 10 * 3600 + 9 * 60 + 59
+        let flipping = FlipClockScene(size: size, startTime: start)
+        let renderer = Renderer(scale: 1, threadCount: 1)
+        for t in stride(from: 0.0, through: 0.6, by: 0.1) { _ = try render(flipping, at: t, with: renderer) }
+        let frame = try render(flipping, at: 0.7, with: renderer)
+        let old = try render(FlipClockScene(size: size, startTime: start - 29), at: 0)
+        let new = try render(FlipClockScene(size: size, startTime: start + 31), at: 0)
+        let card = flipping.cards[1].layer.frame
+        /// The largest channel difference between two bitmaps over rows y0..<y1 of the card.
+        func distance(_ a: Bitmap, _ b: Bitmap, _ y0: Int, _ y1: Int) -> Int {
+            var worst = 0
+            for y in y0..<y1 {
+                for x in Int(card.minX)..<Int(card.maxX) {
+                    worst = max(worst, KernelFixtures.channelDistance(a.premultipliedPixel(x: x, y: y), b.premultipliedPixel(x: x, y: y)))
+                }
+            }
+            return worst
+        }
+        // A band of the upper half well above the hinge (clear of the falling page), and one of
+        // the lower half well below it (the page's back has not come down that far).
+        let upper = (Int(card.minY + card.height * 0.15), Int(card.minY + card.height * 0.4))
+        let lower = (Int(card.minY + card.height * 0.75), Int(card.minY + card.height * 0.9))
+        #expect(distance(old, new, upper.0, upper.1) > 100, "the digits' upper halves differ")
+        #expect(distance(frame, new, upper.0, upper.1) <= 1, "the upper half shows the next minute")
+        #expect(distance(frame, old, lower.0, lower.1) <= 1, "the lower half still shows this minute")
+    }
+
     @Test func twelveHourAndNoSeconds() {
         let scene = FlipClockScene(size: CGSize(width: 480, height: 200), startTime: 15 * 3600 + 5 * 60, twelveHour: true, showsSeconds: false)
         #expect(scene.cards.count == 2)
