@@ -76,12 +76,19 @@ struct ShapeDescription: Sendable, Equatable {
     let strokeStart: CGFloat
     let strokeEnd: CGFloat
 
+    /// The fill's color when the fill covers anything: nil without one, and for a path of single
+    /// lines (a clock hand's, under Core Animation's default black fill), which encloses nothing.
+    var paintedFill: Color? { Self.enclosesArea(path) ? fillColor : nil }
+
+    /// The path the stroke follows: the path trimmed to `strokeStart` … `strokeEnd`.
+    var strokedPath: Path { path.trimmed(from: strokeStart, to: strokeEnd) }
+
     /// The one color the drawing is in, or nil: the fill's or the stroke's when only one is
     /// drawn, or both's when they are the same opaque color (the stroke over the fill then
     /// covers as the two coverages combined do; a translucent stroke would show the fill
     /// through it).
     var singleColor: Color? {
-        switch (Self.enclosesArea(path) ? fillColor : nil, strokeColor) {
+        switch (paintedFill, strokeColor) {
         case let (fill?, nil): fill
         case let (nil, stroke?): stroke
         case let (fill?, stroke?): fill == stroke && fill.alpha >= 1 ? fill : nil

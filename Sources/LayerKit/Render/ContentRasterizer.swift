@@ -29,10 +29,9 @@ enum ContentRasterizer {
             drawContents(contents, in: c.bounds, into: store, toStore: toStore)
         }
         if let shape = c.shape {
-            if let fill = shape.fillColor { store.fill(shape.path, with: fill, rule: shape.fillRule, transform: toStore) }
+            if let fill = shape.paintedFill { store.fill(shape.path, with: fill, rule: shape.fillRule, transform: toStore) }
             if let strokeColor = shape.strokeColor {
-                store.stroke(shape.path.trimmed(from: shape.strokeStart, to: shape.strokeEnd), with: strokeColor,
-                             style: shape.stroke, transform: toStore)
+                store.stroke(shape.strokedPath, with: strokeColor, style: shape.stroke, transform: toStore)
             }
         }
         if let text = c.text {
@@ -52,13 +51,8 @@ enum ContentRasterizer {
     static func drawCoverage(_ c: ContentDescription, area: CGRect, scale: CGFloat, into store: AlphaMask) {
         let toStore = boundsToStore(area: area, scale: scale)
         if let shape = c.shape {
-            if shape.fillColor != nil, ShapeDescription.enclosesArea(shape.path) {
-                store.fill(shape.path, rule: shape.fillRule, transform: toStore)
-            }
-            if shape.strokeColor != nil {
-                store.stroke(shape.path.trimmed(from: shape.strokeStart, to: shape.strokeEnd), style: shape.stroke,
-                             transform: toStore)
-            }
+            if shape.paintedFill != nil { store.fill(shape.path, rule: shape.fillRule, transform: toStore) }
+            if shape.strokeColor != nil { store.stroke(shape.strokedPath, style: shape.stroke, transform: toStore) }
         }
         if let text = c.text {
             layout(text, in: c.bounds).drawCoverage(into: store, at: c.bounds.origin, transform: toStore)
