@@ -159,22 +159,17 @@ import Testing
         dashed.lineDashPattern = [14, 6]
         dashed.opacity = 0.7
         root.addSublayer(dashed)
-        let replicator = ReplicatorLayer()
-        replicator.frame = CGRect(x: 20, y: 120, width: 200, height: 100)
-        replicator.instanceCount = 3
-        replicator.instanceTransform = Transform3D(translationX: 45, y: 10, z: 0)
-        replicator.instanceColor = Color(red: 1, green: 0.8, blue: 0.6, alpha: 1)
+        let star = shape(CGRect(x: 0, y: 0, width: 60, height: 60), Self.star(center: CGPoint(x: 30, y: 30), radius: 26),
+                         fill: Color(red: 0.3, green: 0.3, blue: 0.9), stroke: nil)
+        let replicator = CoverageStoreTests.replicator(CGRect(x: 20, y: 120, width: 200, height: 100),
+                                                       step: Transform3D(translationX: 45, y: 10, z: 0),
+                                                       color: Color(red: 1, green: 0.8, blue: 0.6, alpha: 1), of: star)
         replicator.instanceGreenOffset = -0.2
-        replicator.addSublayer(shape(CGRect(x: 0, y: 0, width: 60, height: 60), Self.star(center: CGPoint(x: 30, y: 30), radius: 26),
-                                     fill: Color(red: 0.3, green: 0.3, blue: 0.9), stroke: nil))
         root.addSublayer(replicator)
-        let group = Layer()
-        group.frame = CGRect(x: 250, y: 200, width: 120, height: 80)
-        group.cornerRadius = 14
-        group.masksToBounds = true
-        group.addSublayer(shape(CGRect(x: 10, y: 5, width: 110, height: 110), Self.star(center: CGPoint(x: 55, y: 55), radius: 55),
-                                fill: Color(red: 0.9, green: 0.6, blue: 0.1), stroke: nil))
-        root.addSublayer(group)
+        let clipped = shape(CGRect(x: 10, y: 5, width: 110, height: 110), Self.star(center: CGPoint(x: 55, y: 55), radius: 55),
+                            fill: Color(red: 0.9, green: 0.6, blue: 0.1), stroke: nil)
+        root.addSublayer(CoverageStoreTests.clippingGroup(CGRect(x: 250, y: 200, width: 120, height: 80), cornerRadius: 14,
+                                                          around: clipped))
         return root
     }
 

@@ -124,22 +124,37 @@ import Testing
         let turned = label("Turned", at: CGPoint(x: 250, y: 60))
         turned.transform = Transform3D(rotationAngle: 0.4, x: 0, y: 0, z: 1)
         root.addSublayer(turned)
-        let replicator = ReplicatorLayer()
-        replicator.frame = CGRect(x: 10, y: 120, width: 400, height: 120)
-        replicator.instanceCount = 3
-        replicator.instanceTransform = Transform3D(translationX: 20, y: 32, z: 0)
-        replicator.instanceColor = Color(red: 1, green: 0.9, blue: 0.7, alpha: 1)
+        let replicator = Self.replicator(CGRect(x: 10, y: 120, width: 400, height: 120), step: Transform3D(translationX: 20, y: 32, z: 0),
+                                         color: Color(red: 1, green: 0.9, blue: 0.7, alpha: 1), of: label("Replicated 42", at: .zero))
         replicator.instanceRedOffset = -0.2
         replicator.instanceAlphaOffset = -0.25
-        replicator.addSublayer(label("Replicated 42", at: .zero))
         root.addSublayer(replicator)
-        let group = Layer()
-        group.frame = CGRect(x: 250, y: 240, width: 160, height: 50)
-        group.cornerRadius = 12
-        group.masksToBounds = true
-        group.addSublayer(label("Clipped words", at: CGPoint(x: 4, y: 10)))
-        root.addSublayer(group)
+        root.addSublayer(Self.clippingGroup(CGRect(x: 250, y: 240, width: 160, height: 50), cornerRadius: 12,
+                                            around: label("Clipped words", at: CGPoint(x: 4, y: 10))))
         return root
+    }
+
+    /// Three instances of `child`, each `step` from the last and tinted by `color` (and by the
+    /// offsets the caller sets): the coverage scenes' replicator.
+    static func replicator(_ frame: CGRect, step: Transform3D, color: Color, of child: Layer) -> ReplicatorLayer {
+        let replicator = ReplicatorLayer()
+        replicator.frame = frame
+        replicator.instanceCount = 3
+        replicator.instanceTransform = step
+        replicator.instanceColor = color
+        replicator.addSublayer(child)
+        return replicator
+    }
+
+    /// A layer at `frame` with rounded corners that clips `child`: drawn offscreen as a group,
+    /// so the child's store is painted inside the group's bitmap.
+    static func clippingGroup(_ frame: CGRect, cornerRadius: CGFloat, around child: Layer) -> Layer {
+        let group = Layer()
+        group.frame = frame
+        group.cornerRadius = cornerRadius
+        group.masksToBounds = true
+        group.addSublayer(child)
+        return group
     }
 
     /// Every label of the scene is painted through coverage (and its nudged twin is not), and
