@@ -62,8 +62,15 @@ public final class Font: Sendable {
     /// loaded again when next named.
     public static var cacheCapacity: Int {
         get { loaded.capacity }
-        set { loaded.capacity = newValue }
+        set {
+            loaded.capacity = newValue
+            lastNamed.withLock { $0 = nil }
+        }
     }
+
+    /// The last family named and its font: text set line after line in one family finds it
+    /// here with one string comparison, instead of two lookups of hashed names.
+    private static let lastNamed = Locked<(family: String, font: Font)?>(nil)
 
     /// The font fontconfig matches for a family name (cached). When the family is not
     /// installed, fontconfig's closest match is used and the substitution reported through
@@ -72,6 +79,7 @@ public final class Font: Sendable {
     /// - Throws: `FontError.notFound` when fontconfig finds no font at all, or the error of the
     ///   file it found.
     public static func named(_ family: String) throws(FontError) -> Font {
+        if let last = lastNamed.withLock({ $0 }), last.family == family { return last.font }
         var match = families.value(for: family)
         let matchedNow = match == nil
         if match == nil {
@@ -91,6 +99,7 @@ public final class Font: Sendable {
            !["sans-serif", "serif", "monospace", "sans", "mono"].contains(family.lowercased()) {
             TextDiagnostics.handler("font family \"\(family)\" is not installed; using \"\(font.familyName)\" (\(match.path))")
         }
+        lastNamed.withLock { $0 = (family, font) }
         return font
     }
 

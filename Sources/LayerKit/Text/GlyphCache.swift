@@ -14,27 +14,6 @@ final class GlyphCache: Sendable {
     /// Glyphs larger than this many pixels on a side are not cached (their outlines are filled).
     static let largestSide = 512
 
-    struct Key: Hashable, Sendable {
-        let font: UInt32
-        let glyph: UInt32
-        /// Design units → pixels, as its bit pattern.
-        let scale: UInt64
-        let phaseX: UInt8, phaseY: UInt8
-
-        init(font: Font, glyph: UInt32, scale: CGFloat, phaseX: Int, phaseY: Int) {
-            self.font = font.serial
-            self.glyph = glyph
-            self.scale = Double(scale).bitPattern
-            self.phaseX = UInt8(truncatingIfNeeded: phaseX)
-            self.phaseY = UInt8(truncatingIfNeeded: phaseY)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(UInt64(font) << 32 | UInt64(glyph))
-            hasher.combine(scale ^ UInt64(phaseX) << 8 ^ UInt64(phaseY))
-        }
-    }
-
     /// A glyph's coverage: `area` is relative to the glyph's whole-pixel origin; rows are
     /// padded to 4 bytes. Immutable.
     final class Entry: Sendable {
@@ -50,6 +29,93 @@ final class GlyphCache: Sendable {
 
     static let shared = GlyphCache(capacity: 8 << 20)
 
+    /// A glyph to find in a font: its index, design units → pixels, and sub-pixel phases.
+    struct Request {
+        let glyph: UInt32
+        let scale: CGFloat
+        let phaseX: Int, phaseY: Int
+    }
+
+    /// One font at one scale.
+    private struct StrikeKey: Hashable {
+        let font: UInt32
+        let scale: UInt64
+    }
+
+    /// The glyphs of one font at one scale, by glyph and phase (`number(glyph:phaseX:phaseY:)`):
+    /// open addressing with linear probing on that number, so that a run's glyphs are found
+    /// with a multiply and a compare each once its strike is found (one hashed lookup per run,
+    /// instead of hashing every glyph's key).
+    private struct Strike {
+        static let free = UInt32.max
+        private(set) var numbers: [UInt32]
+        private(set) var slots: [Slot]
+        private(set) var count = 0
+
+        init(capacity: Int = 64) {
+            numbers = [UInt32](repeating: Self.free, count: capacity)
+            slots = [Slot](repeating: Slot(entry: nil, lastUse: 0), count: capacity)
+        }
+
+        /// Where `number` is, or the free slot where it would go.
+        func find(_ number: UInt32) -> (index: Int, found: Bool) {
+            let mask = numbers.count - 1
+            var i = Int(truncatingIfNeeded: (UInt64(number) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            while true {
+                let n = numbers[i]
+                if n == number { return (i, true) }
+                if n == Self.free { return (i, false) }
+                i = (i + 1) & mask
+            }
+        }
+
+        /// Adds a glyph not held yet (kept at most half full, so probes stay short).
+        mutating func insert(_ number: UInt32, _ slot: Slot) {
+            if (count + 1) * 2 > numbers.count { grow() }
+            let (index, found) = find(number)
+            if !found { count += 1 }
+            numbers[index] = number
+            slots[index] = slot
+        }
+
+        private mutating func grow() {
+            var bigger = Strike(capacity: numbers.count * 2)
+            for (number, slot) in zip(numbers, slots) where number != Self.free { bigger.insert(number, slot) }
+            self = bigger
+        }
+
+        /// Each request's entry appended to `results`, the glyphs found marked used at `clock`;
+        /// the positions of those not held go to `missing`.
+        mutating func lookUp(_ requests: ArraySlice<Request>, clock: UInt64, into results: inout [Entry?], missing: inout [Int]) {
+            for i in requests.indices {
+                let request = requests[i]
+                guard let number = GlyphCache.number(glyph: request.glyph, phaseX: request.phaseX, phaseY: request.phaseY) else {
+                    results.append(nil)
+                    missing.append(i)
+                    continue
+                }
+                let (index, found) = find(number)
+                if found {
+                    slots[index].lastUse = clock
+                    results.append(slots[index].entry)
+                } else {
+                    results.append(nil)
+                    missing.append(i)
+                }
+            }
+        }
+
+        /// Adds a glyph unless held already (another thread made it meanwhile); whether it was added.
+        mutating func add(_ number: UInt32, _ slot: Slot) -> Bool {
+            guard !find(number).found else { return false }
+            insert(number, slot)
+            return true
+        }
+
+        /// The glyphs held, with their numbers.
+        var held: some Sequence<(UInt32, Slot)> { zip(numbers, slots).lazy.filter { $0.0 != Self.free } }
+    }
+
     private struct Slot {
         /// Nil for a glyph without ink (a space).
         let entry: Entry?
@@ -57,9 +123,10 @@ final class GlyphCache: Sendable {
     }
 
     private struct State {
-        var slots: [Key: Slot] = [:]
+        var strikes: [StrikeKey: Strike] = [:]
         var bytes = 0
         var clock: UInt64 = 0
+        var count = 0
     }
 
     private let state = Locked(State())
@@ -67,56 +134,76 @@ final class GlyphCache: Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
+    /// A glyph and phase as one number within its strike; nil for glyph indices beyond what
+    /// fonts hold (2²⁵), which are rasterized without being kept.
+    private static func number(glyph: UInt32, phaseX: Int, phaseY: Int) -> UInt32? {
+        guard glyph < 1 << 25, (0..<phases).contains(phaseX), (0..<phases).contains(phaseY) else { return nil }
+        return glyph << 6 | UInt32(phaseY) << 3 | UInt32(phaseX)
+    }
+
     /// The glyph's coverage, rasterized on first use. Nil for glyphs without ink.
     func coverage(font: Font, glyph: UInt32, scale: CGFloat, phaseX: Int, phaseY: Int) -> Entry? {
         var result: [Entry?] = []
-        entries(font: font, for: [Key(font: font, glyph: glyph, scale: scale, phaseX: phaseX, phaseY: phaseY)], into: &result)
+        entries(font: font, for: [Request(glyph: glyph, scale: scale, phaseX: phaseX, phaseY: phaseY)], into: &result)
         return result[0]
     }
 
-    /// The coverage of each glyph of `keys` (all of `font`), in order, into `results`: hits
+    /// The coverage of each glyph of `requests` (all of `font`), in order, into `results`: hits
     /// under one lock, misses rasterized outside it (another thread may rasterize the same glyph
     /// meanwhile; both make the same pixels).
-    func entries(font: Font, for keys: [Key], into results: inout [Entry?]) {
+    func entries(font: Font, for requests: [Request], into results: inout [Entry?]) {
         results.removeAll(keepingCapacity: true)
+        results.reserveCapacity(requests.count)
         var missing: [Int] = []
         state.withLock { s in
-            for (i, key) in keys.enumerated() {
-                // One hash per glyph: the slot is found once and updated where it is.
-                if let index = s.slots.index(forKey: key) {
+            var i = 0
+            while i < requests.count {
+                // Requests of one scale (a run's, usually all) are looked up in one strike.
+                let scale = requests[i].scale
+                var end = i + 1
+                while end < requests.count, requests[end].scale == scale { end += 1 }
+                if let strike = s.strikes.index(forKey: StrikeKey(font: font.serial, scale: Double(scale).bitPattern)) {
                     s.clock += 1
-                    s.slots.values[index].lastUse = s.clock
-                    results.append(s.slots.values[index].entry)
+                    let clock = s.clock
+                    s.strikes.values[strike].lookUp(requests[i..<end], clock: clock, into: &results, missing: &missing)
                 } else {
-                    results.append(nil)
-                    missing.append(i)
+                    missing.append(contentsOf: i..<end)
+                    results.append(contentsOf: repeatElement(nil, count: end - i))
                 }
+                i = end
             }
         }
         guard !missing.isEmpty else { return }
-        var made: [(Key, Entry?)] = []
+        var made: [(Request, Entry?)] = []
         for i in missing {
-            let key = keys[i]
-            let entry = Self.rasterize(font: font, key: key)
+            let request = requests[i]
+            let entry = Self.rasterize(font: font, request)
             results[i] = entry
-            made.append((key, entry))
+            made.append((request, entry))
         }
         state.withLock { s in
-            for (key, entry) in made {
+            for (request, entry) in made {
+                guard let number = Self.number(glyph: request.glyph, phaseX: request.phaseX, phaseY: request.phaseY) else { continue }
                 s.clock += 1
-                if s.slots.updateValue(Slot(entry: entry, lastUse: s.clock), forKey: key) == nil {
-                    s.bytes += (entry?.coverage.count ?? 0) + 64
+                let key = StrikeKey(font: font.serial, scale: Double(request.scale).bitPattern)
+                let added = s.strikes[key, default: Strike()].add(number, Slot(entry: entry, lastUse: s.clock))
+                if added {
+                    s.bytes += Self.bytes(of: entry)
+                    s.count += 1
                 }
             }
             if s.bytes > capacity { Self.evict(&s, to: capacity / 2) }
         }
     }
 
-    private static func rasterize(font: Font, key: Key) -> Entry? {
-        let outline = font.outline(ofGlyph: key.glyph)
-        let scale = CGFloat(Double(bitPattern: key.scale))
-        let offset = CGAffineTransform(a: scale, b: 0, c: 0, d: scale,
-                                       tx: CGFloat(key.phaseX) / CGFloat(phases), ty: CGFloat(key.phaseY) / CGFloat(phases))
+    /// What a held glyph counts against the capacity.
+    private static func bytes(of entry: Entry?) -> Int { (entry?.coverage.count ?? 0) + 64 }
+
+    private static func rasterize(font: Font, _ request: Request) -> Entry? {
+        let outline = font.outline(ofGlyph: request.glyph)
+        let scale = request.scale
+        let offset = CGAffineTransform(a: scale, b: 0, c: 0, d: scale, tx: CGFloat(request.phaseX) / CGFloat(phases),
+                                       ty: CGFloat(request.phaseY) / CGFloat(phases))
         return ScanConverter.withConverter { converter -> Entry? in
             converter.addFill(outline, transform: offset)
             guard let box = converter.boundingBox else { return nil }
@@ -129,15 +216,33 @@ final class GlyphCache: Sendable {
         }
     }
 
-    /// Drops the least recently used glyphs until `target` bytes remain.
+    /// Drops the least recently used glyphs until `target` bytes remain (strikes left
+    /// without glyphs go too).
     private static func evict(_ s: inout State, to target: Int) {
-        let oldestFirst = s.slots.sorted { $0.value.lastUse < $1.value.lastUse }
-        for (key, slot) in oldestFirst where s.bytes > target {
-            s.slots[key] = nil
-            s.bytes -= (slot.entry?.coverage.count ?? 0) + 64
+        var held: [(lastUse: UInt64, key: StrikeKey, number: UInt32)] = []
+        held.reserveCapacity(s.count)
+        for (key, strike) in s.strikes {
+            for (number, slot) in strike.held { held.append((slot.lastUse, key, number)) }
+        }
+        held.sort { $0.lastUse < $1.lastUse }
+        var dropped: [StrikeKey: Set<UInt32>] = [:]
+        for glyph in held where s.bytes > target {
+            guard let strike = s.strikes[glyph.key] else { continue }
+            let (index, _) = strike.find(glyph.number)
+            s.bytes -= bytes(of: strike.slots[index].entry)
+            s.count -= 1
+            dropped[glyph.key, default: []].insert(glyph.number)
+        }
+        // Open addressing cannot simply empty a slot (later probes would stop there): each
+        // strike that lost glyphs is built again from those it keeps.
+        for (key, numbers) in dropped {
+            guard let old = s.strikes[key] else { continue }
+            var kept = Strike()
+            for (number, slot) in old.held where !numbers.contains(number) { kept.insert(number, slot) }
+            s.strikes[key] = kept.count == 0 ? nil : kept
         }
     }
 
     /// Glyphs held (for tests).
-    var count: Int { state.withLock { $0.slots.count } }
+    var count: Int { state.withLock { $0.count } }
 }

@@ -20,10 +20,11 @@ final class LeastRecentlyUsedCache<Key: Hashable & Sendable, Value: Sendable>: S
     /// The value for `key`, marked as just used.
     func value(for key: Key) -> Value? {
         state.withLock { s in
-            guard let entry = s.entries[key] else { return nil }
+            // One hash: the entry is found once and marked where it is.
+            guard let index = s.entries.index(forKey: key) else { return nil }
             s.clock += 1
-            s.entries[key] = (entry.value, s.clock)
-            return entry.value
+            s.entries.values[index].lastUse = s.clock
+            return s.entries.values[index].value
         }
     }
 

@@ -77,35 +77,37 @@ extension TextLayout {
                            cache: GlyphCache) -> (placements: [(x: Int, y: Int)], entries: [GlyphCache.Entry?], large: [Int]) {
         let font = glyphs[range.lowerBound].font
         let phases = CGFloat(GlyphCache.phases)
-        var placements: [(x: Int, y: Int)] = [], keys: [GlyphCache.Key] = []
+        var placements: [(x: Int, y: Int)] = [], requests: [GlyphCache.Request] = []
         placements.reserveCapacity(range.count)
-        keys.reserveCapacity(range.count)
+        requests.reserveCapacity(range.count)
         var large: [Int] = []
         let extent = font.face.largestGlyphExtent > 0 ? CGFloat(font.face.largestGlyphExtent) : .infinity
-        for i in range {
-            let glyph = glyphs[i]
-            let x = (origin.x + glyph.origin.x) * transform.a + transform.tx
-            let y = (origin.y + glyph.origin.y) * transform.d + transform.ty
-            guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
-            let scale = glyph.scale * transform.a
-            // A glyph too large for the cache is filled from its outline instead.
-            // Only text whose font's largest glyph would not fit has each glyph's box checked.
-            if scale * extent > CGFloat(GlyphCache.largestSide - 2) {
-                let box = font.outline(ofGlyph: glyph.id).boundingBox
-                if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
-                    large.append(i)
-                    continue
+        // Fields read in place: copying a placed glyph out would retain and release its font.
+        glyphs.withUnsafeBufferPointer { glyphs in
+            for i in range {
+                let x = (origin.x + glyphs[i].origin.x) * transform.a + transform.tx
+                let y = (origin.y + glyphs[i].origin.y) * transform.d + transform.ty
+                guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
+                let scale = glyphs[i].scale * transform.a, id = glyphs[i].id
+                // A glyph too large for the cache is filled from its outline instead.
+                // Only text whose font's largest glyph would not fit has each glyph's box checked.
+                if scale * extent > CGFloat(GlyphCache.largestSide - 2) {
+                    let box = font.outline(ofGlyph: id).boundingBox
+                    if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
+                        large.append(i)
+                        continue
+                    }
                 }
+                // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
+                let sx = (x * phases).rounded(), sy = (y * phases).rounded()
+                let px = Int((sx / phases).rounded(.down)), py = Int((sy / phases).rounded(.down))
+                placements.append((px, py))
+                requests.append(GlyphCache.Request(glyph: id, scale: scale, phaseX: Int(sx) - px * GlyphCache.phases,
+                                                   phaseY: Int(sy) - py * GlyphCache.phases))
             }
-            // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
-            let sx = (x * phases).rounded(), sy = (y * phases).rounded()
-            let px = Int((sx / phases).rounded(.down)), py = Int((sy / phases).rounded(.down))
-            placements.append((px, py))
-            keys.append(GlyphCache.Key(font: font, glyph: glyph.id, scale: scale, phaseX: Int(sx) - px * GlyphCache.phases,
-                                       phaseY: Int(sy) - py * GlyphCache.phases))
         }
         var entries: [GlyphCache.Entry?] = []
-        cache.entries(font: font, for: keys, into: &entries)
+        cache.entries(font: font, for: requests, into: &entries)
         return (placements, entries, large)
     }
 

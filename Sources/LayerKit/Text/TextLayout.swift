@@ -125,35 +125,42 @@ struct TextLayout {
         let descent = CGFloat(baseFont.descender) * baseScale
         let lineHeight = ascent + descent + CGFloat(baseFont.lineGap) * baseScale
 
-        let shaped = pieces.map(Self.shape)
-        // Break into lines, noting which end a paragraph (justified text leaves those alone).
-        var lines: [[Shaped]] = [[]]
+        var shaped = pieces.map(Self.shape)
+        // Break into lines (stretches of `shaped`, read in place rather than copied out), noting
+        // which end a paragraph (justified text leaves those alone).
+        var lines: [Range<Int>] = []
         var endsParagraph: [Bool] = []
+        var lineStart = 0
         var lineWidth: CGFloat = 0
-        for item in shaped {
-            if item.piece.isNewline {
-                lines.append([])
+        for i in shaped.indices {
+            if shaped[i].piece.isNewline {
+                lines.append(lineStart..<i)
                 endsParagraph.append(true)
+                lineStart = i + 1
                 lineWidth = 0
                 continue
             }
-            if wrapped, let width, lineWidth > 0, lineWidth + item.trimmedWidth > width {
-                lines.append([])
+            if wrapped, let width, lineWidth > 0, lineWidth + shaped[i].trimmedWidth > width {
+                lines.append(lineStart..<i)
                 endsParagraph.append(false)
+                lineStart = i
                 lineWidth = 0
             }
-            lines[lines.count - 1].append(item)
-            lineWidth += item.width
+            lineWidth += shaped[i].width
         }
+        lines.append(lineStart..<shaped.count)
         endsParagraph.append(true)
-        if !wrapped, truncation != .none, let width, lines.count == 1, let cut = Self.truncated(lines[0], to: width, truncation) {
-            lines = [[cut]]
+        if !wrapped, truncation != .none, let width, lines.count == 1,
+           let cut = Self.truncated(Array(shaped[lines[0]]), to: width, truncation) {
+            shaped.append(cut)
+            lines = [shaped.count - 1..<shaped.count]
         }
         // Place the glyphs.
         glyphs.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
         var widest: CGFloat = 0
         for (index, line) in lines.enumerated() {
-            let lineAdvance = line.reduce(0) { $0 + $1.width }
+            var lineAdvance: CGFloat = 0
+            for k in line { lineAdvance += shaped[k].width }
             widest = max(widest, lineAdvance)
             var x: CGFloat
             switch alignment {
@@ -164,21 +171,22 @@ struct TextLayout {
             // Justified: the space left on the line goes into the gaps between its words.
             var gap: CGFloat = 0
             if alignment == .justified, let width, !endsParagraph[index], let last = line.last {
-                let gaps = line.dropLast().filter { $0.piece.endsWithSpace }.count
-                let visible = lineAdvance - last.width + last.trimmedWidth
+                let gaps = line.dropLast().filter { shaped[$0].piece.endsWithSpace }.count
+                let visible = lineAdvance - shaped[last].width + shaped[last].trimmedWidth
                 if gaps > 0, width > visible { gap = (width - visible) / CGFloat(gaps) }
             }
             let baseline = ascent + CGFloat(index) * lineHeight
             let first = glyphs.count
-            for (k, item) in line.enumerated() {
-                let scale = Self.unitScale(item.piece.font, item.piece.size)
-                for glyph in item.glyphs {
-                    glyphs.append(PlacedGlyph(font: item.piece.font, id: glyph.id,
+            for k in line {
+                let font = shaped[k].piece.font, color = shaped[k].piece.color
+                let scale = Self.unitScale(font, shaped[k].piece.size)
+                for glyph in shaped[k].glyphs {
+                    glyphs.append(PlacedGlyph(font: font, id: glyph.id,
                                               origin: CGPoint(x: x + CGFloat(glyph.x) * scale, y: baseline + CGFloat(glyph.y) * scale),
-                                              scale: scale, color: item.piece.color, advance: CGFloat(glyph.advance) * scale))
+                                              scale: scale, color: color, advance: CGFloat(glyph.advance) * scale))
                 }
-                x += item.width
-                if k < line.count - 1, item.piece.endsWithSpace { x += gap }
+                x += shaped[k].width
+                if k < line.upperBound - 1, shaped[k].piece.endsWithSpace { x += gap }
             }
             self.lines.append(first..<glyphs.count)
         }

@@ -46,4 +46,50 @@ import Testing
         #expect(again.coverage.contains { $0 > 200 })
         #expect(cache.coverage(font: font, glyph: font.shape(" ")[0].id, scale: 0.05, phaseX: 0, phaseY: 0) == nil)
     }
+
+    /// A strike's table grows past its first 64 slots and still finds every glyph and phase it
+    /// holds: the same coverage object comes back, not a second rasterization.
+    @Test func aStrikeFindsEveryGlyphItHoldsAfterGrowing() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let cache = GlyphCache(capacity: 64 << 20)
+        let glyphs = Array(Set(font.shape("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789").map(\.id)))
+        var first: [String: GlyphCache.Entry] = [:]
+        for glyph in glyphs {
+            for phase in 0..<GlyphCache.phases {
+                let entry = try #require(cache.coverage(font: font, glyph: glyph, scale: 0.011, phaseX: phase, phaseY: 7 - phase))
+                first["\(glyph) \(phase)"] = entry
+            }
+        }
+        #expect(cache.count == glyphs.count * GlyphCache.phases)
+        for glyph in glyphs.reversed() {
+            for phase in 0..<GlyphCache.phases {
+                let again = cache.coverage(font: font, glyph: glyph, scale: 0.011, phaseX: phase, phaseY: 7 - phase)
+                #expect(again === first["\(glyph) \(phase)"], "glyph \(glyph), phase \(phase) made again")
+            }
+        }
+        // Another scale is another strike: its own coverage, larger.
+        let larger = try #require(cache.coverage(font: font, glyph: glyphs[0], scale: 0.022, phaseX: 0, phaseY: 7))
+        #expect(larger !== first["\(glyphs[0]) 0"])
+        #expect(larger.area.width > first["\(glyphs[0]) 0"]!.area.width)
+        #expect(cache.count == glyphs.count * GlyphCache.phases + 1)
+    }
+
+    /// Eviction drops the least recently used glyphs and rebuilds the strikes it touched: the
+    /// glyphs kept are still found (the same objects), the dropped ones made again.
+    @Test func evictionKeepsTheRecentGlyphsFindable() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let glyphs = Array(Set(font.shape("abcdefghijklmnopqrstuvwxyz").map(\.id))).sorted()
+        let cache = GlyphCache(capacity: 15_000)
+        var made: [GlyphCache.Entry] = []
+        for glyph in glyphs { made.append(try #require(cache.coverage(font: font, glyph: glyph, scale: 0.03, phaseX: 3, phaseY: 5))) }
+        let kept = cache.count
+        #expect(kept < glyphs.count, "the capacity should have forced an eviction")
+        // The last glyphs asked for are the ones kept.
+        for (glyph, entry) in zip(glyphs, made).suffix(kept) {
+            #expect(cache.coverage(font: font, glyph: glyph, scale: 0.03, phaseX: 3, phaseY: 5) === entry, "glyph \(glyph) lost")
+        }
+        let dropped = try #require(cache.coverage(font: font, glyph: glyphs[0], scale: 0.03, phaseX: 3, phaseY: 5))
+        #expect(dropped !== made[0])
+        #expect(dropped.coverage == made[0].coverage)
+    }
 }
