@@ -365,3 +365,84 @@ lk_status lk_a8_pairs(const void *src, int32_t width, int32_t height, int32_t sr
     }
     return LK_OK;
 }
+
+/* ---- Glyph coverage added into an A8 mask ---- */
+
+static inline uint8_t coverage_over(uint8_t m, uint8_t g) {
+    const uint32_t t = (uint32_t)m * g + 0x80;
+    return (uint8_t)(m + g - ((t + (t >> 8)) >> 8));
+}
+
+#if LK_X86
+/* Sixteen mask bytes `m` with sixteen glyph bytes `g`, coverage_over in 16-bit lanes (lanes of
+ * `g` already zeroed where the glyph has no pixel, which leaves the mask's byte as it was). */
+static inline __m128i coverage_over16(__m128i m, __m128i g) {
+    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(0x80), k = _mm_set1_epi16(0x0101);
+    const __m128i m_lo = _mm_unpacklo_epi8(m, zero), m_hi = _mm_unpackhi_epi8(m, zero);
+    const __m128i g_lo = _mm_unpacklo_epi8(g, zero), g_hi = _mm_unpackhi_epi8(g, zero);
+    /* (t · 257) >> 16 equals (t + (t >> 8)) >> 8 for every t = m·g + 128 (t < 65,153). */
+    const __m128i p_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(m_lo, g_lo), half), k);
+    const __m128i p_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(m_hi, g_hi), half), k);
+    const __m128i lo = _mm_sub_epi16(_mm_add_epi16(m_lo, g_lo), p_lo), hi = _mm_sub_epi16(_mm_add_epi16(m_hi, g_hi), p_hi);
+    return _mm_packus_epi16(lo, hi);
+}
+
+/* The first `n` (0 ... 16) lanes set. */
+static inline __m128i first_lanes(int n) {
+    static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    return _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)n));
+}
+#endif
+
+lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t width, int32_t height, int32_t stride, const lk_glyph_blit *glyphs,
+                           int32_t count) {
+    if (!mask || width < 0 || height < 0 || stride < width || count < 0 || (count > 0 && !glyphs) ||
+        (int64_t)stride * height > INT32_MAX)
+        return LK_INVALID;
+    for (int32_t i = 0; i < count; i++) {
+        const lk_glyph_blit *g = &glyphs[i];
+        if (!g->coverage || g->width < 0 || g->height < 0 || g->stride < g->width) return LK_INVALID;
+    }
+    for (int32_t i = 0; i < count; i++) {
+        const lk_glyph_blit *g = &glyphs[i];
+        /* The glyph's pixels inside the mask. */
+        const int64_t x0 = g->x > 0 ? g->x : 0, y0 = g->y > 0 ? g->y : 0;
+        const int64_t x1 = (int64_t)g->x + g->width < width ? (int64_t)g->x + g->width : width;
+        const int64_t y1 = (int64_t)g->y + g->height < height ? (int64_t)g->y + g->height : height;
+        if (x0 >= x1 || y0 >= y1) continue;
+        const int32_t n = (int32_t)(x1 - x0), rows = (int32_t)(y1 - y0);
+        const uint8_t *src = g->coverage + (ptrdiff_t)(y0 - g->y) * g->stride + (x0 - g->x);
+        uint8_t *dst = mask + (ptrdiff_t)y0 * stride + x0;
+        int32_t k = 0;
+#if LK_X86
+        /* Whole 16-byte steps while both rows have room for them (the same in every row): the
+         * last step's lanes past the glyph's pixels are cleared, so their mask bytes stay. */
+        const int64_t room = g->stride - (x0 - g->x) < stride - x0 ? g->stride - (x0 - g->x) : stride - x0;
+        const int32_t steps = (int32_t)((n + 15) / 16 * 16 <= room ? (n + 15) / 16 : room / 16);
+        if (steps > 0) {
+            const __m128i last = first_lanes(n - (steps - 1) * 16 < 16 ? n - (steps - 1) * 16 : 16);
+            const uint8_t *s = src;
+            uint8_t *d = dst;
+            for (int32_t r = 0; r < rows; r++, s += g->stride, d += stride) {
+                for (int32_t j = 0; j + 1 < steps; j++) {
+                    const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
+                    _mm_storeu_si128((__m128i *)(d + 16 * j), coverage_over16(m, _mm_loadu_si128((const __m128i *)(s + 16 * j))));
+                }
+                const int32_t j = steps - 1;
+                const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
+                const __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(s + 16 * j)), last);
+                _mm_storeu_si128((__m128i *)(d + 16 * j), coverage_over16(m, c));
+            }
+            k = steps * 16 < n ? steps * 16 : n;
+        }
+#endif
+        if (k < n) {
+            for (int32_t r = 0; r < rows; r++) {
+                const uint8_t *s = src + (ptrdiff_t)r * g->stride;
+                uint8_t *d = dst + (ptrdiff_t)r * stride;
+                for (int32_t c = k; c < n; c++) d[c] = coverage_over(d[c], s[c]);
+            }
+        }
+    }
+    return LK_OK;
+}

@@ -63,10 +63,10 @@ extension Bitmap {
         return area.isEmpty ? nil : area
     }
 
-    /// Composites a solid color through 8-bit coverage over `area` (rows padded to 4 bytes).
-    func composite(coverage: [UInt8], area: PixelRect, color: Color, clip: Region?) {
-        let stride = ScanConverter.rowBytes(area.width)
-        guard coverage.count >= stride * area.height else { return }
+    /// Composites a solid color through 8-bit coverage over `area` (rows `stride` bytes apart,
+    /// a multiple of 4).
+    func composite(coverage: [UInt8], stride: Int, area: PixelRect, color: Color, clip: Region?) {
+        guard stride >= area.width, stride % 4 == 0, coverage.count >= stride * area.height else { return }
         coverage.withUnsafeBytes { raw in
             // pixman only reads a mask: the bytes are not written through this pointer.
             let bytes = UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: UInt8.self)

@@ -15,16 +15,33 @@ final class GlyphCache: Sendable {
     static let largestSide = 512
 
     /// A glyph's coverage: `area` is relative to the glyph's whole-pixel origin; rows are
-    /// padded to 4 bytes. Immutable.
-    final class Entry: Sendable {
-        let coverage: [UInt8]
+    /// `stride` bytes apart, padded to 16 bytes with zeros, so that a 16-byte step from any
+    /// column stays inside its row's bytes (see `lk_a8_add_glyphs`). Immutable.
+    ///
+    /// `@unchecked Sendable` is safe: the bytes are written once, by `init`'s `draw`, before
+    /// the entry exists for anyone else, and never again; they are freed by `deinit`, when no
+    /// reference is left; the other properties are `let`s of `Sendable` types. So every thread
+    /// only reads memory that no thread writes.
+    final class Entry: @unchecked Sendable {
         let area: PixelRect
-        var stride: Int { ScanConverter.rowBytes(area.width) }
+        let stride: Int
+        /// The rows, `stride` × `area.height` bytes.
+        let bytes: UnsafePointer<UInt8>
 
-        init(coverage: [UInt8], area: PixelRect) {
-            self.coverage = coverage
+        /// An entry over `area` whose rows `draw` writes into zeroed bytes, `stride` apart.
+        init(area: PixelRect, draw: (UnsafeMutablePointer<UInt8>, _ stride: Int) -> Void) {
             self.area = area
+            stride = (max(area.width, 1) + 15) & ~15
+            let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * area.height)
+            rows.initialize(repeating: 0, count: stride * area.height)
+            draw(rows, stride)
+            bytes = UnsafePointer(rows)
         }
+
+        deinit { UnsafeMutablePointer(mutating: bytes).deallocate() }
+
+        /// The rows as an array (padding included).
+        var coverage: [UInt8] { Array(UnsafeBufferPointer(start: bytes, count: stride * area.height)) }
     }
 
     static let shared = GlyphCache(capacity: 8 << 20)
@@ -197,7 +214,7 @@ final class GlyphCache: Sendable {
     }
 
     /// What a held glyph counts against the capacity.
-    private static func bytes(of entry: Entry?) -> Int { (entry?.coverage.count ?? 0) + 64 }
+    private static func bytes(of entry: Entry?) -> Int { (entry.map { $0.stride * $0.area.height } ?? 0) + 64 }
 
     private static func rasterize(font: Font, _ request: Request) -> Entry? {
         let outline = font.outline(ofGlyph: request.glyph)
@@ -209,10 +226,7 @@ final class GlyphCache: Sendable {
             guard let box = converter.boundingBox else { return nil }
             let area = PixelRect(covering: box)
             guard !area.isEmpty, area.width <= largestSide, area.height <= largestSide else { return nil }
-            let stride = ScanConverter.rowBytes(area.width)
-            var coverage = [UInt8](repeating: 0, count: stride * area.height)
-            coverage.withUnsafeMutableBufferPointer { converter.render(rule: .nonZero, area: area, into: $0.baseAddress!, stride: stride) }
-            return Entry(coverage: coverage, area: area)
+            return Entry(area: area) { rows, stride in converter.render(rule: .nonZero, area: area, into: rows, stride: stride) }
         }
     }
 

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 extension TextLayout {
@@ -59,10 +60,7 @@ extension TextLayout {
         if !area.isEmpty {
             ScanConverter.withConverter { converter in
                 converter.withClearedMask(for: area) { mask, stride in
-                    for (placement, entry) in zip(run.placements, run.entries) {
-                        guard let entry else { continue }
-                        Self.combine(entry, atX: placement.x, y: placement.y, into: mask, stride: stride, area: area)
-                    }
+                    Self.add(run.entries, at: run.placements, into: mask, stride: stride, area: area)
                     bitmap.composite(mask: mask, stride: stride, area: area, color: color, clip: nil)
                 }
             }
@@ -146,12 +144,7 @@ extension TextLayout {
             guard let base = bytes.baseAddress else { return }
             forEachRun(splittingColors: false) { range in
                 let run = placedRun(range, at: origin, transform: transform, cache: cache)
-                for (placement, entry) in zip(run.placements, run.entries) {
-                    guard let entry else { continue }
-                    let visible = Self.combine(entry, atX: placement.x, y: placement.y, into: base, stride: mask.bytesPerRow,
-                                               area: area, inkedBefore: inkBefore?.union(inked))
-                    inked = inked.union(visible)
-                }
+                inked = inked.union(Self.add(run.entries, at: run.placements, into: base, stride: mask.bytesPerRow, area: area))
                 outlined += run.large
             }
         }
@@ -165,40 +158,32 @@ extension TextLayout {
         PixelRect(x: gx + entry.area.x, y: gy + entry.area.y, width: entry.area.width, height: entry.area.height)
     }
 
-    /// Adds a glyph's coverage into the mask over `area` as source-over combines coverage
-    /// (`CoverageOverSink.over`): g where the mask is still empty. Returns the pixels of the
-    /// mask it may have changed (the glyph's visible box).
-    ///
-    /// When the caller knows the mask is clear outside `inkedBefore` (the glyphs drawn so far,
-    /// which for a line lie to the left), the glyph's pixels beyond it are copied rather than
-    /// combined: most of a line's glyph boxes only touch their left neighbour's.
+    /// Adds the glyphs' cached coverage, each placed with its whole-pixel origin at its
+    /// placement, into the A8 `mask` (`stride` bytes a row) laid over `area` of device pixels,
+    /// as source-over combines coverage (`CoverageOverSink.over`: g where the mask is still
+    /// empty), in one call of the kernel. Returns the pixels of the mask they may have changed
+    /// (the union of their visible boxes).
     @discardableResult
-    private static func combine(_ entry: GlyphCache.Entry, atX gx: Int, y gy: Int, into mask: UnsafeMutablePointer<UInt8>,
-                                stride: Int, area: PixelRect, inkedBefore: PixelRect? = nil) -> PixelRect {
-        let placed = Self.placed(entry, atX: gx, y: gy)
-        let visible = placed.intersection(area)
-        guard !visible.isEmpty else { return visible }
-        let sourceStride = entry.stride
-        let known = inkedBefore.map { $0.intersection(visible) }
-        entry.coverage.withUnsafeBufferPointer { coverage in
-            guard let base = coverage.baseAddress else { return }
-            for row in visible.minY..<visible.maxY {
-                let source = base + (row - placed.minY) * sourceStride + (visible.minX - placed.minX)
-                let target = mask + (row - area.minY) * stride + (visible.minX - area.minX)
-                // Columns that may hold ink already are combined, the rest (clear) copied.
-                var combined = visible.width
-                if let known {
-                    if known.isEmpty || row < known.minY || row >= known.maxY {
-                        combined = 0
-                    } else if known.minX == visible.minX {
-                        combined = known.maxX - visible.minX
-                    }
-                }
-                // Branch-free, so that it vectorizes: g = 0 leaves m, m = 0 gives g.
-                for x in 0..<combined { target[x] = CoverageOverSink.over(target[x], source[x]) }
-                if combined < visible.width { (target + combined).update(from: source + combined, count: visible.width - combined) }
-            }
+    private static func add(_ entries: [GlyphCache.Entry?], at placements: [(x: Int, y: Int)],
+                            into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) -> PixelRect {
+        var blits: [lk_glyph_blit] = []
+        blits.reserveCapacity(entries.count)
+        var inked = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        for (placement, entry) in zip(placements, entries) {
+            guard let entry else { continue }
+            let placed = Self.placed(entry, atX: placement.x, y: placement.y)
+            let visible = placed.intersection(area)
+            guard !visible.isEmpty else { continue }
+            inked = inked.union(visible)
+            blits.append(lk_glyph_blit(coverage: entry.bytes, stride: Int32(entry.stride), x: Int32(placed.x - area.x),
+                                       y: Int32(placed.y - area.y), width: Int32(entry.area.width), height: Int32(entry.area.height)))
         }
-        return visible
+        guard !blits.isEmpty else { return inked }
+        // The entries own the bytes the blits point at: kept alive until the kernel returns.
+        let status = withExtendedLifetime(entries) {
+            lk_a8_add_glyphs(mask, Int32(area.width), Int32(area.height), Int32(stride), blits, Int32(blits.count))
+        }
+        assert(status == LK_OK, "glyph blits out of range")
+        return inked
     }
 }

@@ -15,8 +15,9 @@ import Testing
             guard let entry = cache.coverage(font: glyph.font, glyph: glyph.id, scale: glyph.scale * t.a,
                                              phaseX: Int(sx) - px * GlyphCache.phases, phaseY: Int(sy) - py * GlyphCache.phases) else { continue }
             let area = PixelRect(x: px + entry.area.x, y: py + entry.area.y, width: entry.area.width, height: entry.area.height)
-            bitmap.composite(coverage: entry.coverage, area: area, color: glyph.color, clip: nil)
-            for row in 0..<area.height { for column in 0..<area.width where entry.coverage[row * entry.stride + column] > 0 {
+            let coverage = entry.coverage
+            bitmap.composite(coverage: coverage, stride: entry.stride, area: area, color: glyph.color, clip: nil)
+            for row in 0..<area.height { for column in 0..<area.width where coverage[row * entry.stride + column] > 0 {
                 let (bx, by) = (area.x + column, area.y + row)
                 if bx >= 0, by >= 0, bx < bitmap.width, by < bitmap.height { inked[by * bitmap.width + bx] += 1 }
             } }
