@@ -458,8 +458,11 @@ private struct Walk {
         var emitter = ItemEmitter(cache: cache, targetArea: object.inputs.targetArea.pixelRect)
         emitter.emit(object)
         let keys = emitter.storeKeys
-        for key in keys.subtracting(oldKeys) { cache.retain(key) }
-        for key in oldKeys.subtracting(keys) { cache.release(key) }
+        // Usually the same stores as before (redrawn or not): nothing to retain or release.
+        if keys != oldKeys {
+            for key in keys.subtracting(oldKeys) { cache.retain(key) }
+            for key in oldKeys.subtracting(keys) { cache.release(key) }
+        }
         object.storeKeys = keys
         guard let position else { return }
         if damage(from: oldBefore, to: object.before) { frame.noteChange(at: position + [PaintPosition.beforeMark]) }
@@ -491,6 +494,13 @@ private struct Walk {
     private func buildChildren(of object: RenderObject, _ sublayers: [Sublayer], position: [Int]?,
                                childPosition: (([Int]?) -> [Int]?)? = nil, slots: Bool,
                                order: (([RenderObject]) -> [RenderObject])? = nil) {
+        // A leaf before and now (most changed layers): nothing to build, order or damage.
+        if sublayers.isEmpty, object.children.isEmpty {
+            object.culledAnimated = []
+            object.animatedChildren = []
+            object.childSlots = slots ? [:] : nil
+            return
+        }
         let oldChildren = object.children
         var oldByKey = Dictionary(oldChildren.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { a, _ in a })
         var children: [RenderObject] = []
