@@ -125,7 +125,17 @@ struct TextLayout {
         let descent = CGFloat(baseFont.descender) * baseScale
         let lineHeight = ascent + descent + CGFloat(baseFont.lineGap) * baseScale
 
-        var shaped = pieces.map(Self.shape)
+        // Runs of spaces come as one piece a space: a piece like the one before is shaped once.
+        var shaped: [Shaped] = []
+        shaped.reserveCapacity(pieces.count)
+        for piece in pieces {
+            if let last = shaped.last, last.piece.text == piece.text, last.piece.font === piece.font,
+               last.piece.size == piece.size, last.piece.endsWithSpace == piece.endsWithSpace {
+                shaped.append(Shaped(piece: piece, glyphs: last.glyphs, width: last.width, trimmedWidth: last.trimmedWidth))
+            } else {
+                shaped.append(Self.shape(piece))
+            }
+        }
         // Break into lines (stretches of `shaped`, read in place rather than copied out), noting
         // which end a paragraph (justified text leaves those alone).
         var lines: [Range<Int>] = []
@@ -200,6 +210,8 @@ struct TextLayout {
     /// character keeps at most `maximumScalarsPerCluster` scalars.
     private static func pieces(of runs: [TextRun], defaultFont: Font?, size: CGFloat, color: Color) -> [Piece] {
         var pieces: [Piece] = []
+        // About a piece per four bytes of text (words and their spaces).
+        pieces.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count / 4 + 1 })
         for run in runs {
             guard let font = run.font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
             let runSize = run.fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size

@@ -38,6 +38,23 @@ import Testing
         }
     }
 
+    /// Runs of spaces come as one piece a space, each like the one before (shaped once): the
+    /// line is placed as HarfBuzz places it shaped whole (DejaVu kerns nothing across a space).
+    @Test func runsOfSpacesAreLaidOutAsTheLineShapedWhole() throws {
+        let font = try Font(fileAt: Self.dejaVu)
+        for text in ["ALPHA-00    123.45  +1.23%", "  a b  c   d    e", "x \n\n  y"] {
+            let layout = TextLayout(runs: [TextRun(text)], font: font.familyName, fontSize: CGFloat(font.unitsPerEm), color: .black,
+                                    width: nil, wrapped: false, truncation: .none, alignment: .left, explicitFont: font)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(layout.lines.count == lines.count, "\(text)")
+            for (range, line) in zip(layout.lines, lines) {
+                let whole = font.shape(String(line))
+                #expect(layout.glyphs[range].map(\.id) == whole.map(\.id), "\(text)")
+                #expect(layout.glyphs[range].map { Int($0.origin.x) } == whole.map(\.x), "\(text)")
+            }
+        }
+    }
+
     @Test func renderedInkBoundsMatchTheGlyphOutline() throws {
         let font = try Font(fileAt: Self.dejaVu)
         let layer = TextLayer()
