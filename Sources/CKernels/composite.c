@@ -210,6 +210,7 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
     memset(&spans, 0, sizeof spans);
     spans.bilinear = bilinear;
     spans.row = INT64_MIN;
+    lk_row_span rows[LK_SPAN_ROWS];
     const int64_t dst_y2 = (int64_t)job->origin_y + job->dst_height;
     /* Band by band: the boxes that follow one another with the same rows (a pixman region's
      * come so, left to right) share each row's span, solved once. */
@@ -226,18 +227,28 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
         if (band_x1 >= band_x2) continue;
         const int32_t y1 = band->y1 < job->origin_y ? job->origin_y : band->y1;
         const int32_t y2 = band->y2 > dst_y2 ? (int32_t)dst_y2 : band->y2;
-        for (int32_t y = y1; y < y2; y++) {
-            spans_move(&spans, &limits, m, kx, ky, y);
-            int64_t lo = band_x1, hi = band_x2, in_lo, in_hi;
-            spans_at(&spans, &lo, &hi, &in_lo, &in_hi);
-            if (lo < hi && (y + 1 < y2 || end < job->box_count)) prefetch_row(job, y + 1, lo, hi);
-            for (int32_t k = first; k < end; k++) {
-                lk_box box;
-                if (!clip_box(job, &job->boxes[k], &box)) continue;
-                const int64_t run_lo = lo > box.x1 ? lo : box.x1, run_hi = hi < box.x2 ? hi : box.x2;
-                clear_outside(job, y, &box, run_lo, run_hi);
-                if (run_lo < run_hi)
-                    draw_row(job, e, &row, lanes, m, spans.x.b, spans.y.b, y, run_lo, run_hi, in_lo, in_hi);
+        for (int32_t y0 = y1; y0 < y2; y0 += LK_SPAN_ROWS) {
+            const int32_t n = y2 - y0 < LK_SPAN_ROWS ? y2 - y0 : LK_SPAN_ROWS;
+            lk_spans_solve(&spans, &limits, m, kx, ky, y0, n, band_x1, band_x2, rows);
+            for (int32_t i = 0; i < n; i++) {
+                const int32_t y = y0 + i;
+                const int64_t lo = rows[i].lo, hi = rows[i].hi;
+                if (lo < hi && (y + 1 < y2 || end < job->box_count)) prefetch_row(job, y + 1, lo, hi);
+                /* The row's X and Y at pixel 0, as the walk has them. */
+                const int64_t bx = (int64_t)m[1] * y + m[2] + kx, by = (int64_t)m[4] * y + m[5] + ky;
+                for (int32_t k = first; k < end; k++) {
+                    /* The span lies within the band's boxes cut to the destination, so a run
+                     * cut by the box as given is cut to the destination too. */
+                    const lk_box *box = &job->boxes[k];
+                    const int64_t run_lo = lo > box->x1 ? lo : box->x1, run_hi = hi < box->x2 ? hi : box->x2;
+                    if (job->op == LK_OP_SRC) {
+                        lk_box clipped;
+                        if (!clip_box(job, box, &clipped)) continue;
+                        clear_outside(job, y, &clipped, run_lo, run_hi);
+                    }
+                    if (run_lo < run_hi)
+                        draw_row(job, e, &row, lanes, m, bx, by, y, run_lo, run_hi, rows[i].in_lo, rows[i].in_hi);
+                }
             }
         }
     }

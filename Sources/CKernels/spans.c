@@ -59,6 +59,40 @@ void lk_spans_start(lk_affine_spans *s, const lk_span_limits *l, const int32_t m
     s->y = axis_start(m[3], by, m[4], l->low_y, l->high_y, l->inner_low, l->inner_high_y);
 }
 
+/* Rows' spans one after another, the axes stepped between them, with no calls: the walk stays
+ * in registers (solved between a row's kernel calls, which clobber them, it was stored and
+ * reloaded every row). */
+LK_INLINE void spans_walk(lk_axis *x, lk_axis *y, int sx, int sy, int bilinear, int32_t n, int64_t lo, int64_t hi,
+                          lk_row_span *out) {
+    for (int32_t i = 0;; i++) {
+        row_solve(x, y, sx, sy, bilinear, lo, hi, &out[i]);
+        if (i + 1 >= n) break;
+        axis_step(x);
+        axis_step(y);
+    }
+}
+
+void lk_spans_solve(lk_affine_spans *s, const lk_span_limits *l, const int32_t m[6], int64_t kx, int64_t ky, int64_t y,
+                    int32_t n, int64_t lo, int64_t hi, lk_row_span *out) {
+    spans_move(s, l, m, kx, ky, y);
+    lk_axis ax = s->x, ay = s->y;
+    /* A walk made for each sign of the axes' a and each filter, so that no row chooses between
+     * them; an axis with a = 0 (a quarter turn, a mirror) takes the walk that checks. */
+    const int b = s->bilinear;
+    if (ax.a == 0 || ay.a == 0)
+        spans_walk(&ax, &ay, 0, 0, b, n, lo, hi, out);
+    else if (ax.a > 0 && ay.a > 0)
+        b ? spans_walk(&ax, &ay, 1, 1, 1, n, lo, hi, out) : spans_walk(&ax, &ay, 1, 1, 0, n, lo, hi, out);
+    else if (ax.a > 0)
+        b ? spans_walk(&ax, &ay, 1, -1, 1, n, lo, hi, out) : spans_walk(&ax, &ay, 1, -1, 0, n, lo, hi, out);
+    else if (ay.a > 0)
+        b ? spans_walk(&ax, &ay, -1, 1, 1, n, lo, hi, out) : spans_walk(&ax, &ay, -1, 1, 0, n, lo, hi, out);
+    else
+        b ? spans_walk(&ax, &ay, -1, -1, 1, n, lo, hi, out) : spans_walk(&ax, &ay, -1, -1, 0, n, lo, hi, out);
+    s->x = ax, s->y = ay;
+    s->row = y + n - 1;
+}
+
 /* ---- Clear borders ---- */
 
 /* Whether `bytes` bytes from p are all zero, eight at a time. A texel is clear when its bytes

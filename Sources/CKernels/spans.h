@@ -77,36 +77,61 @@ LK_INLINE void axis_step(lk_axis *k) {
 }
 
 /* Narrows [*lo, *hi) to the pixels between low and high + 1 exclusive, given ⌊(b − low) / A⌋
- * as `from_low` and ⌊(high − b) / A⌋ as `to_high`. */
-LK_INLINE void axis_keep(const lk_axis *k, int64_t from_low, int64_t to_high, int64_t *lo, int64_t *hi) {
-    const int64_t first = k->a > 0 ? -from_low : -to_high, last = k->a > 0 ? to_high : from_low;
+ * as `from_low` and ⌊(high − b) / A⌋ as `to_high`, for a > 0 (`positive`) or a < 0; *hi may
+ * end below *lo (an empty span, which the caller clamps once for both axes). */
+LK_INLINE void axis_keep(int positive, int64_t from_low, int64_t to_high, int64_t *lo, int64_t *hi) {
+    const int64_t first = positive ? -from_low : -to_high, last = positive ? to_high : from_low;
     if (first > *lo) *lo = first;
     if (last + 1 < *hi) *hi = last + 1;
-    if (*hi < *lo) *hi = *lo;
 }
 
 /* The axis's span and inner span, narrowing [*lo, *hi) and [*in_lo, *in_hi) (`inner`: the
- * inner span is wanted). */
-LK_INLINE void axis_apply(const lk_axis *k, int inner, int64_t *lo, int64_t *hi, int64_t *in_lo, int64_t *in_hi) {
-#ifdef DEBUG
-    int64_t check_lo = *lo, check_hi = *hi, check_in_lo = *in_lo, check_in_hi = *in_hi;
-    lk_keep_between(k->a, k->b, k->low, k->high, &check_lo, &check_hi);
-    if (inner) lk_keep_between(k->a, k->b, k->inner_low, k->inner_high, &check_in_lo, &check_in_hi);
-#endif
-    if (k->a == 0) {
+ * inner span is wanted); `sign` is a's when the caller knows it (1 or −1), 0 when not (a
+ * may be 0). */
+LK_INLINE void axis_apply(const lk_axis *k, int sign, int inner, int64_t *lo, int64_t *hi, int64_t *in_lo,
+                          int64_t *in_hi) {
+    if (sign == 0 && k->a == 0) {
         if (k->b < k->low || k->b > k->high) *hi = *lo;
         if (inner && (k->b < k->inner_low || k->b > k->inner_high)) *in_hi = *in_lo;
-    } else {
-        const int64_t q = k->t.q, r = k->t.r;
-        axis_keep(k, q, k->span_high.q - q - (r > k->span_high.r), lo, hi);
-        if (inner)
-            axis_keep(k, q - k->inner_low_d.q - (r < k->inner_low_d.r), k->inner_high_d.q - q - (r > k->inner_high_d.r),
-                      in_lo, in_hi);
+        return;
     }
+    const int positive = sign ? sign > 0 : k->a > 0;
+    const int64_t q = k->t.q, r = k->t.r;
+    axis_keep(positive, q, k->span_high.q - q - (r > k->span_high.r), lo, hi);
+    if (inner)
+        axis_keep(positive, q - k->inner_low_d.q - (r < k->inner_low_d.r),
+                  k->inner_high_d.q - q - (r > k->inner_high_d.r), in_lo, in_hi);
+}
+
+/* A row's span [lo, hi) and inner span [in_lo, in_hi). */
+typedef struct lk_row_span {
+    int64_t lo, hi, in_lo, in_hi;
+} lk_row_span;
+
+/* The row's span and inner span (the span again for nearest) where the axes are, narrowed from
+ * [lo, hi); `sx` and `sy` as axis_apply's `sign`. */
+LK_INLINE void row_solve(const lk_axis *x, const lk_axis *y, int sx, int sy, int bilinear, int64_t lo, int64_t hi,
+                         lk_row_span *out) {
 #ifdef DEBUG
     /* Debug builds (the tests') check every row's walked bounds against the divisions. */
-    assert(*lo == check_lo && *hi == check_hi);
-    assert(!inner || (*in_lo == check_in_lo && *in_hi == check_in_hi));
+    int64_t check_lo = lo, check_hi = hi, check_in_lo = lo, check_in_hi = hi;
+    lk_keep_between(x->a, x->b, x->low, x->high, &check_lo, &check_hi);
+    lk_keep_between(y->a, y->b, y->low, y->high, &check_lo, &check_hi);
+    if (bilinear) {
+        lk_keep_between(x->a, x->b, x->inner_low, x->inner_high, &check_in_lo, &check_in_hi);
+        lk_keep_between(y->a, y->b, y->inner_low, y->inner_high, &check_in_lo, &check_in_hi);
+    }
+#endif
+    int64_t in_lo = lo, in_hi = hi;
+    axis_apply(x, sx, bilinear, &lo, &hi, &in_lo, &in_hi);
+    axis_apply(y, sy, bilinear, &lo, &hi, &in_lo, &in_hi);
+    if (hi < lo) hi = lo;
+    if (in_hi < in_lo) in_hi = in_lo;
+    out->lo = lo, out->hi = hi;
+    out->in_lo = bilinear ? in_lo : lo, out->in_hi = bilinear ? in_hi : hi;
+#ifdef DEBUG
+    assert(lo == check_lo && hi == check_hi);
+    assert(!bilinear || (in_lo == check_in_lo && in_hi == check_in_hi));
 #endif
 }
 
@@ -124,12 +149,12 @@ LK_INLINE void spans_move(lk_affine_spans *s, const lk_span_limits *l, const int
     }
 }
 
-/* Row y's span [*lo, *hi) and inner span [*in_lo, *in_hi), from [*lo, *hi) given. */
-LK_INLINE void spans_at(const lk_affine_spans *s, int64_t *lo, int64_t *hi, int64_t *in_lo, int64_t *in_hi) {
-    *in_lo = *lo, *in_hi = *hi;
-    axis_apply(&s->x, s->bilinear, lo, hi, in_lo, in_hi);
-    axis_apply(&s->y, s->bilinear, lo, hi, in_lo, in_hi);
-    if (!s->bilinear) *in_lo = *lo, *in_hi = *hi;
-}
+/* Rows whose spans are solved together, before any of them is drawn. */
+#define LK_SPAN_ROWS 32
+
+/* The spans of rows y … y + n − 1 (1 <= n <= LK_SPAN_ROWS), each narrowed from [lo, hi), into
+ * out[0 … n − 1]; the walk is left at row y + n − 1 (spans.c). */
+void lk_spans_solve(lk_affine_spans *s, const lk_span_limits *l, const int32_t m[6], int64_t kx, int64_t ky, int64_t y,
+                    int32_t n, int64_t lo, int64_t hi, lk_row_span *out);
 
 #endif
