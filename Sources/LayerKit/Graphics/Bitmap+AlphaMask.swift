@@ -20,9 +20,17 @@ extension Bitmap {
     /// `composite(_:color:transform:filter:clip:opacity:)`; `pairs`: turned and scaled
     /// bilinear composites may sample the mask's vertical pairs (`AlphaMask.verticalPairs()`),
     /// which the painter declines for frames of more coverage than the cache holds. The pixels
-    /// are the same either way.
+    /// are the same either way. `window`: only its pixels change too, as if the clip were cut
+    /// to it; the kernels take it as the part of the bitmap they write, which cuts the clip's
+    /// boxes for free, where a region intersection per composite costs more than a small
+    /// composite's set-up (other paths intersect).
     func composite(_ mask: AlphaMask, color: Color, transform: Homography, filter: ImageFilter, clip: Region?,
-                   opacity: Double, pairs allowed: Bool) throws(BitmapError) {
+                   opacity: Double, pairs allowed: Bool, window: PixelRect? = nil) throws(BitmapError) {
+        if let window, let clip {
+            return try composite(mask, color: color, transform: transform, filter: filter, clip: clip, window: window,
+                                 opacity: opacity, pairs: allowed)
+        }
+        let clip = window.map { w in clip.map { $0.intersection(Region(w)) } ?? Region(w) } ?? clip
         let kind = transform.kind
         let opacity8 = Self.opacity8(opacity), premultiplied = color.premultipliedARGB32
         let solid = Kernels.color(premultiplied, timesOpacity: opacity8)
@@ -55,6 +63,29 @@ extension Bitmap {
                 Kernels.composite(Kernels.Source(mask, pairs: pairs), color: premultiplied, into: Kernels.Target(self), map: map,
                                   filter: filter, opacity: opacity8, area: area, variant: variant)
             }
+        }
+    }
+
+    /// `composite(_:color:transform:filter:clip:opacity:pairs:window:)` with a clip and a window.
+    private func composite(_ mask: AlphaMask, color: Color, transform: Homography, filter: ImageFilter, clip: Region,
+                           window: PixelRect, opacity: Double, pairs allowed: Bool) throws(BitmapError) {
+        let kind = transform.kind
+        guard case let .kernel(variant) = CompositePath(transform, kind: kind, operator: .over,
+                                                       engine: Self.compositeEngine, coverage: true) else {
+            return try composite(mask, color: color, transform: transform, filter: filter,
+                                 clip: clip.intersection(Region(window)), opacity: opacity, pairs: allowed)
+        }
+        let opacity8 = Self.opacity8(opacity), premultiplied = color.premultipliedARGB32
+        guard Kernels.color(premultiplied, timesOpacity: opacity8) != 0,
+              let (inverse, extent) = try transformedExtent(mask.bounds, transform, filter) else { return }
+        let part = extent.intersection(window).intersection(clip.extents).intersection(bounds)
+        guard !part.isEmpty else { return }
+        let map = try Self.kernelMap(inverse, kind, transform)
+        var pairs = false
+        if allowed, case .affine = map, filter == .bilinear { pairs = true }
+        withExtendedLifetime(mask) {
+            Kernels.composite(Kernels.Source(mask, pairs: pairs), color: premultiplied, into: Kernels.Target(self, within: part),
+                              map: map, filter: filter, opacity: opacity8, area: clip, variant: variant)
         }
     }
 

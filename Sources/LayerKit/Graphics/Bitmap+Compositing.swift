@@ -93,15 +93,22 @@ extension Bitmap {
     func transformedArea(_ sourceRect: PixelRect, _ kind: TransformKind, _ transform: Homography, _ filter: ImageFilter,
                          _ op: CompositeOperator, _ clip: Region?, _ opacity: Double) throws(BitmapError)
         -> (Homography, Region)? {
+        guard let (inverse, extent) = try transformedExtent(sourceRect, transform, filter),
+              let area = compositeArea(op, sourceExtent: extent, clip: clip, opacity: opacity)
+        else { return nil }
+        return (inverse, area)
+    }
+
+    /// The inverse of a transformed composite's map and the rectangle its source reaches (before
+    /// any clip); nil when the projection has no bounds.
+    func transformedExtent(_ sourceRect: PixelRect, _ transform: Homography, _ filter: ImageFilter) throws(BitmapError)
+        -> (Homography, PixelRect)? {
         guard let inverse = transform.inverted() else { throw .transformNotInvertible(transform) }
         // A filter reaches half a source pixel past the edge pixels' centres, which under
         // magnification is more than the projected edge: take that margin into the area.
         let reach = filter == .bilinear ? sourceRect.cgRect.insetBy(dx: -0.5, dy: -0.5) : sourceRect.cgRect
-        let polygon = transform.projectedPolygon(of: reach)
-        guard let projected = CGRect(boundingPoints: polygon),
-              let area = compositeArea(op, sourceExtent: PixelRect(covering: projected), clip: clip, opacity: opacity)
-        else { return nil }
-        return (inverse, area)
+        guard let projected = CGRect(boundingPoints: transform.projectedPolygon(of: reach)) else { return nil }
+        return (inverse, PixelRect(covering: projected))
     }
 
     /// A kernel's map for a composite's inverse: pixman's own fixed-point transform for affine

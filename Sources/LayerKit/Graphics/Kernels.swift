@@ -33,6 +33,14 @@ enum Kernels {
                       bytesPerRow: bitmap.bytesPerRow)
         }
 
+        /// The pixels of `rect` (within the bitmap, not empty) of `bitmap`: composites into it
+        /// write nothing outside the rectangle, whatever their area.
+        init(_ bitmap: Bitmap, within rect: PixelRect) {
+            precondition(!rect.isEmpty && rect.intersection(bitmap.bounds) == rect, "\(rect) is not a part of the bitmap")
+            self.init(pixels: bitmap.pixels + rect.y * (bitmap.bytesPerRow / 4) + rect.x, originX: rect.x, originY: rect.y,
+                      width: rect.width, height: rect.height, bytesPerRow: bitmap.bytesPerRow)
+        }
+
         init(pixels: UnsafeMutablePointer<UInt32>, originX: Int, originY: Int, width: Int, height: Int, bytesPerRow: Int) {
             self.pixels = pixels
             self.originX = originX; self.originY = originY

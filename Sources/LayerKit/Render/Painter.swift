@@ -97,21 +97,19 @@ enum Painter {
             // Cut to the item's rectangle, not its footprint's bands: a turned or perspective
             // composite writes only its quad's exact row spans (the kernels solve them per row),
             // which the footprint holds, so the bands would only cost region work.
-            let reach = area.intersection(Region(item.extent))
-            guard !reach.isEmpty else { continue }
             switch item.source {
             case let .bitmap(source):
+                let reach = area.intersection(Region(item.extent))
+                guard !reach.isEmpty else { continue }
                 try? view.composite(source, transform: item.transform, filter: item.filter, clip: reach, opacity: item.opacity)
             case let .coverage(mask, color):
-                // Only where the mask has ink: a line of text is mostly empty store.
-                var inked = reach
-                if let ink = inkedPixels(of: mask, through: item.transform) {
-                    guard !ink.isEmpty else { continue }
-                    inked.formIntersection(Region(ink))
-                    guard !inked.isEmpty else { continue }
-                }
-                try? view.composite(mask, color: color, transform: item.transform, filter: item.filter, clip: inked,
-                                    opacity: item.opacity, pairs: pairs)
+                // Only where the mask has ink (a line of text is mostly empty store): one
+                // rectangle, which the kernels cut the damage's boxes to as they walk them.
+                var window = item.extent.intersection(bounds)
+                if let ink = inkedPixels(of: mask, through: item.transform) { window = window.intersection(ink) }
+                guard !window.isEmpty else { continue }
+                try? view.composite(mask, color: color, transform: item.transform, filter: item.filter, clip: area,
+                                    opacity: item.opacity, pairs: pairs, window: window)
             }
         }
     }

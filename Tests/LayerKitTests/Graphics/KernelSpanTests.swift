@@ -118,6 +118,31 @@ import Testing
         }
     }
 
+    /// A coverage composite given a window (the painter's item rectangle) draws what the same
+    /// composite clipped to the clip cut to the window draws, whatever the window cuts off.
+    @Test func aWindowDrawsWhatTheClipCutToItDraws() throws {
+        var g = SeededGenerator(seed: 12)
+        let mask = try KernelFixtures.mask(width: 23, height: 61, &g)
+        let transform = Homography(CGAffineTransform(translationX: -11.5, y: -50)
+            .concatenating(CGAffineTransform(rotationAngle: 2.4))
+            .concatenating(CGAffineTransform(translationX: 40.3, y: 35.6)))
+        let clip = Region([PixelRect(x: 3, y: 2, width: 60, height: 20), PixelRect(x: 10, y: 22, width: 30, height: 40),
+                           PixelRect(x: 45, y: 30, width: 30, height: 9)])
+        let windows = [PixelRect(x: 0, y: 0, width: 80, height: 80), PixelRect(x: 20, y: 10, width: 31, height: 45),
+                       PixelRect(x: 41, y: 36, width: 1, height: 1), PixelRect(x: 70, y: 0, width: 10, height: 10),
+                       PixelRect(x: -5, y: 60, width: 100, height: 40)]
+        for window in windows {
+            for filter in [ImageFilter.bilinear, .nearest] {
+                let windowed = try KernelFixtures.bitmap(width: 80, height: 80, &g), cut = try windowed.copy()
+                try windowed.composite(mask, color: .red, transform: transform, filter: filter, clip: clip, opacity: 0.7,
+                                       pairs: true, window: window)
+                try cut.composite(mask, color: .red, transform: transform, filter: filter,
+                                  clip: clip.intersection(Region(window)), opacity: 0.7, pairs: true)
+                #expect(windowed.hasSamePixels(as: cut), "window \(window), \(filter)")
+            }
+        }
+    }
+
     /// Boxes in any order (not a pixman region's bands: rows going back up, far apart, boxes of
     /// one band apart) draw what each box drawn alone draws.
     @Test func boxesInAnyOrderDrawWhatEachDrawsAlone() throws {
