@@ -120,7 +120,11 @@ extension Painter {
     /// lands, a texel wider for bilinear sampling (every sample outside reads only zeros). Nil
     /// when the mask does not know its ink, or the map does not give a bounded box.
     static func inkedPixels(of mask: AlphaMask, through transform: Homography) -> PixelRect? {
-        guard let ink = mask.inkBounds else { return nil }
+        mask.inkBounds.flatMap { inkedPixels(ofInk: $0, through: transform) }
+    }
+
+    /// `inkedPixels(of:through:)` for a mask whose ink was `ink`.
+    static func inkedPixels(ofInk ink: PixelRect, through transform: Homography) -> PixelRect? {
         if ink.isEmpty { return ink }
         if case let .integerTranslation(x, y) = transform.kind {
             return PixelRect(x: ink.x + x, y: ink.y + y, width: ink.width, height: ink.height)

@@ -124,9 +124,35 @@ final class FrameChanges {
     /// Whether an animation ended and was removed: then even a frame at the same time differs.
     var endedAnimations = false
 
+    /// Coverage items that changed: their pixels are only where their masks' ink lands, which
+    /// for a mask drawn this frame is known once the content pass has drawn it
+    /// (`resolveInkedDamage()`). A line of text whose figures change damages its ink, old and
+    /// new, not its whole line box.
+    var inkedDamage: [(mask: AlphaMask, transform: Homography, footprint: [PixelRect])] = []
+    /// Whether the frame paints only its damage (the same target as the last frame): otherwise
+    /// the damage is not used, and not refined to ink.
+    var paintsDamage = true
+
     func noteChange(at path: [Int]) {
         let position = PaintPosition(path: path)
         if firstChange.map({ position < $0 }) ?? true { firstChange = position }
+    }
+
+    /// Adds the inked parts of `inkedDamage`'s footprints to `damage`: after the content pass,
+    /// when every mask holds what will be painted from it.
+    func resolveInkedDamage() {
+        for entry in inkedDamage { damage.append(contentsOf: Self.inked(entry.footprint, ink: entry.mask.inkBounds, through: entry.transform)) }
+        inkedDamage = []
+    }
+
+    /// The parts of `footprint` where a mask whose ink is `ink`, drawn through `transform`,
+    /// lands (all of it when the ink is not known): the pixels the painter composites it into.
+    static func inked(_ footprint: [PixelRect], ink: PixelRect?, through transform: Homography) -> [PixelRect] {
+        guard let ink = ink.flatMap({ Painter.inkedPixels(ofInk: $0, through: transform) }) else { return footprint }
+        return footprint.compactMap { rect in
+            let inked = rect.intersection(ink)
+            return inked.isEmpty ? nil : inked
+        }
     }
 }
 
@@ -455,6 +481,9 @@ private struct Walk {
     /// Emits the object's own items anew and damages what differs from the items it had.
     private func reemit(_ object: RenderObject, position: [Int]?) {
         let oldBefore = object.before, oldAfter = object.after, oldKeys = object.storeKeys
+        // The ink the items painted, read before emitting queues their stores to be drawn again.
+        let refines = position != nil && frame.paintsDamage
+        let inkBefore = refines ? oldBefore.map(paintedInk) : [], inkAfter = refines ? oldAfter.map(paintedInk) : []
         var emitter = ItemEmitter(cache: cache, targetArea: object.inputs.targetArea.pixelRect)
         emitter.emit(object)
         let keys = emitter.storeKeys
@@ -465,24 +494,46 @@ private struct Walk {
         }
         object.storeKeys = keys
         guard let position else { return }
-        if damage(from: oldBefore, to: object.before) { frame.noteChange(at: position + [PaintPosition.beforeMark]) }
-        if damage(from: oldAfter, to: object.after) { frame.noteChange(at: position + [PaintPosition.afterMark]) }
+        if damage(from: oldBefore, ink: inkBefore, to: object.before, refines: refines) {
+            frame.noteChange(at: position + [PaintPosition.beforeMark])
+        }
+        if damage(from: oldAfter, ink: inkAfter, to: object.after, refines: refines) {
+            frame.noteChange(at: position + [PaintPosition.afterMark])
+        }
     }
 
-    /// Adds to the frame's damage the footprints of items that appeared, went or changed;
-    /// returns whether any did.
-    private func damage(from old: [PaintItem], to new: [PaintItem]) -> Bool {
+    /// The ink of the mask a coverage item of the last frame painted from, while the mask is as
+    /// it was then (not yet queued to be drawn again this frame, by this object or another
+    /// sharing the store); nil when not known.
+    private func paintedInk(_ item: PaintItem) -> PixelRect? {
+        guard case let .coverage(mask, _) = item.source, cache.pendingLevel(of: mask) == nil else { return nil }
+        return mask.inkBounds
+    }
+
+    /// Adds to the frame's damage the pixels of items that appeared, went or changed; returns
+    /// whether any did. With `refines`, a coverage item counts only where its ink lands: for
+    /// `old`, the ink each painted (`ink`); for `new`, known once its mask is drawn, so added
+    /// after the content pass.
+    private func damage(from old: [PaintItem], ink: [PixelRect?], to new: [PaintItem], refines: Bool) -> Bool {
         var changed = false
         for item in new {
             if let previous = old.first(where: { $0.key == item.key }),
                previous.signature == item.signature, previous.extent == item.extent { continue }
-            frame.damage.append(contentsOf: item.footprint)
+            if refines, case let .coverage(mask, _) = item.source {
+                frame.inkedDamage.append((mask, item.transform, item.footprint))
+            } else {
+                frame.damage.append(contentsOf: item.footprint)
+            }
             changed = true
         }
-        for item in old {
+        for (index, item) in old.enumerated() {
             if let current = new.first(where: { $0.key == item.key }),
                current.signature == item.signature, current.extent == item.extent { continue }
-            frame.damage.append(contentsOf: item.footprint)
+            if refines, let painted = ink[index] {
+                frame.damage.append(contentsOf: FrameChanges.inked(item.footprint, ink: painted, through: item.transform))
+            } else {
+                frame.damage.append(contentsOf: item.footprint)
+            }
             changed = true
         }
         return changed

@@ -107,12 +107,14 @@ public final class Renderer {
             return Region()
         }
         let frame = FrameChanges()
+        frame.paintsDamage = sameTarget
         let pass = ContentPass(threads: threadCount)
         cache.contentPass = pass
         tree.update(at: time, frame)
         discardRetiredTrees()
         nextAnimationChange = frame.nextAnimationChange
         cache.finish(pass)
+        frame.resolveInkedDamage()
 
         var damage = sameTarget ? Region(frame.damage).union(pendingDamage).intersection(Region(bitmap.bounds))
                                 : Region(bitmap.bounds)
@@ -160,11 +162,13 @@ public final class Renderer {
         let target = PixelRect(x: 0, y: 0, width: max(0, width), height: max(0, height))
         let tree = self.tree(for: layer, viewport: target)
         let frame = FrameChanges()
+        frame.paintsDamage = lastTarget != nil
         let pass = ContentPass(threads: threadCount)
         cache.contentPass = pass
         tree.update(at: time, frame)
         discardRetiredTrees()
         cache.finish(pass)
+        frame.resolveInkedDamage()
         if lastTarget != nil { pendingDamage.formUnion(Region(frame.damage)) }
         let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
         _ = rasterCache.picture(for: key, firstChange: frame.firstChange)

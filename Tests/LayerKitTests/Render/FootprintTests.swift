@@ -87,3 +87,48 @@ import Testing
         #expect(union.rects.count <= gridBands, "\(union.rects.count) rectangles for \(gridBands) bands")
     }
 }
+
+/// A coverage item that changes damages where its ink lands, before and after, not its whole
+/// store: a line of text whose figures change repaints its glyphs, not its line box.
+@Suite struct InkedDamageTests {
+    @Test(arguments: [1, 2])
+    func aChangedLineOfTextDamagesItsInkOldAndNew(threads: Int) throws {
+        let root = Layer()
+        root.bounds = CGRect(x: 0, y: 0, width: 420, height: 70)
+        root.backgroundColor = Color(red: 0.1, green: 0.12, blue: 0.2)
+        let label = TextLayer()
+        label.frame = CGRect(x: 10.3, y: 12, width: 400, height: 40)
+        label.fontSize = 22
+        label.foregroundColor = Color(red: 0.9, green: 0.92, blue: 0.85)
+        label.string = "ALPHA-07  123.45"
+        root.addSublayer(label)
+        let renderer = Renderer(threadCount: threads)
+        let frame = try Bitmap(width: 420, height: 70)
+        renderer.render(root, at: 0, into: frame)
+        func inkedColumns(_ bitmap: Bitmap) -> Range<Int> {
+            let background = bitmap.premultipliedPixel(x: 0, y: 0)
+            var columns = (lo: Int.max, hi: Int.min)
+            for y in 0..<bitmap.height { for x in 0..<bitmap.width where bitmap.premultipliedPixel(x: x, y: y) != background {
+                columns = (min(columns.lo, x), max(columns.hi, x + 1))
+            } }
+            return columns.lo..<columns.hi
+        }
+        // Longer, then much shorter (the old glyphs must go), then moved by a fraction.
+        for (string, x) in [("ALPHA-07  123.45  +1.23%  WIDER", 10.3), ("AB", 10.3), ("AB 1", 30.6)] {
+            let before = inkedColumns(frame)
+            label.string = string
+            label.frame.origin.x = x
+            let damage = renderer.render(root, at: 0, into: frame)
+            let fresh = try Renderer(threadCount: 1).render(root)
+            #expect(frame.hasSamePixels(as: fresh), "\"\(string)\" on \(threads) thread(s): the frame differs from a fresh render")
+            let after = inkedColumns(fresh)
+            // The damage reaches every column inked before or after, and not much beyond.
+            let extents = damage.extents
+            #expect(extents.minX <= min(before.lowerBound, after.lowerBound) && extents.maxX >= max(before.upperBound, after.upperBound),
+                    "\"\(string)\": damage \(extents) misses ink \(before) / \(after)")
+            #expect(extents.width <= max(before.upperBound, after.upperBound) - min(before.lowerBound, after.lowerBound) + 4,
+                    "\"\(string)\": damage \(extents) is wider than the ink \(before) / \(after)")
+            #expect(extents.height < 40)
+        }
+    }
+}
