@@ -109,16 +109,20 @@ extension PaintItem {
     /// own band edges: the region is cheaper to build and to paint through.
     static func bands(covering polygon: [CGPoint], within extent: PixelRect) -> [PixelRect] {
         guard polygon.count >= 3 else { return [] }
+        // Each edge once, its upper end first (the same arithmetic per band as ever).
+        let edges = polygon.indices.map { index -> (a: CGPoint, b: CGPoint) in
+            let p = polygon[index], q = polygon[index + 1 == polygon.count ? 0 : index + 1]
+            return p.y <= q.y ? (p, q) : (q, p)
+        }
         var bands: [PixelRect] = []
+        bands.reserveCapacity(extent.height / bandHeight + 2)
         var y0 = extent.minY
         while y0 < extent.maxY {
             let gridRow = y0 >= 0 ? y0 / bandHeight : -((-y0 + bandHeight - 1) / bandHeight)
             let y1 = min((gridRow + 1) * bandHeight, extent.maxY)
             let top = CGFloat(y0), bottom = CGFloat(y1)
             var low = CGFloat.infinity, high = -CGFloat.infinity
-            for (index, p) in polygon.enumerated() {
-                let q = polygon[(index + 1) % polygon.count]
-                let (a, b) = p.y <= q.y ? (p, q) : (q, p)
+            for (a, b) in edges {
                 guard b.y >= top, a.y <= bottom else { continue }
                 let dy = b.y - a.y
                 if dy <= 0 {
@@ -126,12 +130,11 @@ extension PaintItem {
                     high = max(high, a.x, b.x)
                     continue
                 }
-                // The part of edge ab within the band's rows.
-                for y in [max(a.y, top), min(b.y, bottom)] {
-                    let x = a.x + (b.x - a.x) * (y - a.y) / dy
-                    low = min(low, x)
-                    high = max(high, x)
-                }
+                // The part of edge ab within the band's rows: x where it enters and leaves them.
+                let upper = a.x + (b.x - a.x) * (max(a.y, top) - a.y) / dy
+                let lower = a.x + (b.x - a.x) * (min(b.y, bottom) - a.y) / dy
+                low = min(low, upper, lower)
+                high = max(high, upper, lower)
             }
             if low <= high {
                 // Pixels whose centres (x + ½) lie in low...high.
