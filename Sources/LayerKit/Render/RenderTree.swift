@@ -504,22 +504,24 @@ private struct Walk {
 
     /// The ink of the mask a coverage item of the last frame painted from, while the mask is as
     /// it was then (not yet queued to be drawn again this frame, by this object or another
-    /// sharing the store); nil when not known.
+    /// sharing the store); nil when not known, or when it fills most of the mask (a shadow's,
+    /// a hand's), where cutting the footprint to it would cost more than it saves.
     private func paintedInk(_ item: PaintItem) -> PixelRect? {
-        guard case let .coverage(mask, _) = item.source, cache.pendingLevel(of: mask) == nil else { return nil }
-        return mask.inkBounds
+        guard case let .coverage(mask, _) = item.source, cache.pendingLevel(of: mask) == nil,
+              let ink = mask.inkBounds, ink.area * 4 <= mask.width * mask.height * 3 else { return nil }
+        return ink
     }
 
     /// Adds to the frame's damage the pixels of items that appeared, went or changed; returns
     /// whether any did. With `refines`, a coverage item counts only where its ink lands: for
     /// `old`, the ink each painted (`ink`); for `new`, known once its mask is drawn, so added
-    /// after the content pass.
+    /// after the content pass — unless the item it replaces had ink over most of its mask.
     private func damage(from old: [PaintItem], ink: [PixelRect?], to new: [PaintItem], refines: Bool) -> Bool {
         var changed = false
         for item in new {
-            if let previous = old.first(where: { $0.key == item.key }),
-               previous.signature == item.signature, previous.extent == item.extent { continue }
-            if refines, case let .coverage(mask, _) = item.source {
+            let previous = old.firstIndex { $0.key == item.key }
+            if let previous, old[previous].signature == item.signature, old[previous].extent == item.extent { continue }
+            if refines, case let .coverage(mask, _) = item.source, previous.map({ ink[$0] != nil }) ?? true {
                 frame.inkedDamage.append((mask, item.transform, item.footprint))
             } else {
                 frame.damage.append(contentsOf: item.footprint)
