@@ -2,7 +2,7 @@ import Foundation
 
 /// Scenes whose content is rasterized again every frame: the raw-pixman floor replays only their
 /// composites, so their cost over the floor is rasterization, not framework overhead.
-let rasterizingScenes: Set<String> = ["text board", "path shapes", "stroke-only shapes"]
+let rasterizingScenes: Set<String> = ["text board", "text board (damage)", "path shapes", "stroke-only shapes"]
 
 func signedBytes(_ bytes: Int) -> String {
     let sign = bytes < 0 ? "−" : "+"

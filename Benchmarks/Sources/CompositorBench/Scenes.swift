@@ -128,7 +128,13 @@ public enum Scenes {
 
     /// A board of 3 columns of 22 pt text lines whose figures change every frame: LayerKit shapes
     /// and rasterizes each line again; cairo draws the same strings with the same font each frame.
-    public static func text(width: Int, height: Int) -> Scene {
+    public static func text(width: Int, height: Int) -> Scene { text(width: width, height: height, mode: .fullFrame) }
+
+    /// The text board drawn as a live board is, into the same bitmap through damage: LayerKit
+    /// repaints where the lines' glyphs were and are; cairo redraws the board.
+    public static func textThroughDamage(width: Int, height: Int) -> Scene { text(width: width, height: height, mode: .damage) }
+
+    private static func text(width: Int, height: Int, mode: Scene.Mode) -> Scene {
         let root = backdrop(width: width, height: height)
         let fontSize: CGFloat = 22, lineHeight: CGFloat = 30, columns = 3
         let rows = max(1, Int((CGFloat(height) - 40) / lineHeight))
@@ -153,7 +159,8 @@ public enum Scenes {
         let origins = labels.map { $0.frame.origin }
         let ascent = textAscent(fontSize: fontSize)
         return Scene(
-            name: "text board", width: width, height: height, root: root, times: [0, 0, 0, 0],
+            name: mode == .damage ? "text board (damage)" : "text board", width: width, height: height, root: root,
+            mode: mode, times: [0, 0, 0, 0],
             prepare: { frame in
                 for (label, string) in zip(labels, frames[frame % frames.count]) { label.string = string }
             },

@@ -227,7 +227,7 @@ let mainScenes: [SceneBuilder] = [
     { Scenes.layers(1000, width: $0, height: $1) }, { Scenes.layers(10000, width: $0, height: $1) },
     { Scenes.layers(10, shadows: true, width: $0, height: $1) }, { Scenes.layers(100, shadows: true, width: $0, height: $1) },
     { Scenes.layers(1000, shadows: true, width: $0, height: $1) }, { Scenes.layers(10000, shadows: true, width: $0, height: $1) },
-    Scenes.perspective, Scenes.text, Scenes.paths, Scenes.strokes,
+    Scenes.perspective, Scenes.text, Scenes.textThroughDamage, Scenes.paths, Scenes.strokes,
 ]
 
 for resolution in options.resolutions {
