@@ -26,15 +26,22 @@ extension Bitmap {
     /// composite's set-up (other paths intersect).
     func composite(_ mask: AlphaMask, color: Color, transform: Homography, filter: ImageFilter, clip: Region?,
                    opacity: Double, pairs allowed: Bool, window: PixelRect? = nil) throws(BitmapError) {
-        if let window, let clip {
-            return try composite(mask, color: color, transform: transform, filter: filter, clip: clip, window: window,
-                                 opacity: opacity, pairs: allowed)
-        }
-        let clip = window.map { w in clip.map { $0.intersection(Region(w)) } ?? Region(w) } ?? clip
         let kind = transform.kind
         let opacity8 = Self.opacity8(opacity), premultiplied = color.premultipliedARGB32
         let solid = Kernels.color(premultiplied, timesOpacity: opacity8)
-        switch CompositePath(transform, kind: kind, operator: .over, engine: Self.compositeEngine, coverage: true) {
+        let path = CompositePath(transform, kind: kind, operator: .over, engine: Self.compositeEngine, coverage: true)
+        // The kernels' own maps write only the window's pixels (their target is cut to it), which
+        // cuts the clip's boxes as they are walked; every other path takes the clip cut to it.
+        if let window, let clip, case let .kernel(variant) = path {
+            guard solid != 0, let (inverse, extent) = try transformedExtent(mask.bounds, transform, filter) else { return }
+            let part = extent.intersection(window).intersection(clip.extents).intersection(bounds)
+            guard !part.isEmpty else { return }
+            try kernelComposite(mask, premultiplied, inverse: inverse, kind, transform, filter, opacity8, pairs: allowed,
+                          into: Kernels.Target(self, within: part), area: clip, variant: variant)
+            return
+        }
+        let clip = window.map { w in clip.map { $0.intersection(Region(w)) } ?? Region(w) } ?? clip
+        switch path {
         case .none:
             throw .transformNotInvertible(transform)
         case let .pixmanCopy(x, y):
@@ -55,37 +62,23 @@ extension Bitmap {
         case let .kernel(variant), let .kernelSamples(variant):
             guard solid != 0, let (inverse, area) = try transformedArea(mask.bounds, kind, transform, filter, .over, clip, 1)
             else { return }
-            let map = try Self.kernelMap(inverse, kind, transform)
-            // Affine bilinear rows read each pixel's 2x2 texels from the vertical pairs in one load.
-            var pairs = false
-            if allowed, case .affine = map, filter == .bilinear { pairs = true }
-            withExtendedLifetime(mask) {
-                Kernels.composite(Kernels.Source(mask, pairs: pairs), color: premultiplied, into: Kernels.Target(self), map: map,
-                                  filter: filter, opacity: opacity8, area: area, variant: variant)
-            }
+            try kernelComposite(mask, premultiplied, inverse: inverse, kind, transform, filter, opacity8, pairs: allowed,
+                          into: Kernels.Target(self), area: area, variant: variant)
         }
     }
 
-    /// `composite(_:color:transform:filter:clip:opacity:pairs:window:)` with a clip and a window.
-    private func composite(_ mask: AlphaMask, color: Color, transform: Homography, filter: ImageFilter, clip: Region,
-                           window: PixelRect, opacity: Double, pairs allowed: Bool) throws(BitmapError) {
-        let kind = transform.kind
-        guard case let .kernel(variant) = CompositePath(transform, kind: kind, operator: .over,
-                                                       engine: Self.compositeEngine, coverage: true) else {
-            return try composite(mask, color: color, transform: transform, filter: filter,
-                                 clip: clip.intersection(Region(window)), opacity: opacity, pairs: allowed)
-        }
-        let opacity8 = Self.opacity8(opacity), premultiplied = color.premultipliedARGB32
-        guard Kernels.color(premultiplied, timesOpacity: opacity8) != 0,
-              let (inverse, extent) = try transformedExtent(mask.bounds, transform, filter) else { return }
-        let part = extent.intersection(window).intersection(clip.extents).intersection(bounds)
-        guard !part.isEmpty else { return }
+    /// The kernels' composite of `premultiplied` through `mask` mapped by `transform` (whose
+    /// inverse is `inverse`) into `target`, over `area`. Affine bilinear rows read each pixel's
+    /// 2x2 texels from the mask's vertical pairs in one load, when `allowed`.
+    private func kernelComposite(_ mask: AlphaMask, _ premultiplied: UInt32, inverse: Homography, _ kind: TransformKind,
+                           _ transform: Homography, _ filter: ImageFilter, _ opacity8: UInt8, pairs allowed: Bool,
+                           into target: Kernels.Target, area: Region, variant: KernelVariant?) throws(BitmapError) {
         let map = try Self.kernelMap(inverse, kind, transform)
         var pairs = false
         if allowed, case .affine = map, filter == .bilinear { pairs = true }
         withExtendedLifetime(mask) {
-            Kernels.composite(Kernels.Source(mask, pairs: pairs), color: premultiplied, into: Kernels.Target(self, within: part),
-                              map: map, filter: filter, opacity: opacity8, area: clip, variant: variant)
+            Kernels.composite(Kernels.Source(mask, pairs: pairs), color: premultiplied, into: target, map: map, filter: filter,
+                              opacity: opacity8, area: area, variant: variant)
         }
     }
 

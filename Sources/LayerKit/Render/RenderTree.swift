@@ -131,7 +131,9 @@ final class FrameChanges {
     var inkedDamage: [(mask: AlphaMask, transform: Homography, footprint: [PixelRect])] = []
     /// Whether the frame paints only its damage (the same target as the last frame): otherwise
     /// the damage is not used, and not refined to ink.
-    var paintsDamage = true
+    let paintsDamage: Bool
+
+    init(paintsDamage: Bool) { self.paintsDamage = paintsDamage }
 
     func noteChange(at path: [Int]) {
         let position = PaintPosition(path: path)

@@ -106,8 +106,7 @@ public final class Renderer {
             layer.treeTime = time
             return Region()
         }
-        let frame = FrameChanges()
-        frame.paintsDamage = sameTarget
+        let frame = FrameChanges(paintsDamage: sameTarget)
         let pass = ContentPass(threads: threadCount)
         cache.contentPass = pass
         tree.update(at: time, frame)
@@ -161,8 +160,7 @@ public final class Renderer {
     public func composites(for layer: Layer, at time: TimeInterval = 0, width: Int, height: Int) -> [Composite] {
         let target = PixelRect(x: 0, y: 0, width: max(0, width), height: max(0, height))
         let tree = self.tree(for: layer, viewport: target)
-        let frame = FrameChanges()
-        frame.paintsDamage = lastTarget != nil
+        let frame = FrameChanges(paintsDamage: lastTarget != nil)
         let pass = ContentPass(threads: threadCount)
         cache.contentPass = pass
         tree.update(at: time, frame)
