@@ -60,6 +60,19 @@ static int draws_nothing(const lk_context *c, const lk_job *job) {
     return job->format == LK_FORMAT_A8 ? c->color == 0 : c->opacity == 0;
 }
 
+/* The largest A8 coverage that OVER draws as nothing: pixman multiplies each channel c of the
+ * color (times opacity) by the coverage t as (c·t + 128)·257 >> 16, which is 0 while c·t <= 127,
+ * and OVER of a zero pixel leaves the destination as it was. 0 for other jobs. */
+static uint32_t faint_coverage(const lk_context *c, const lk_job *job) {
+    if (job->format != LK_FORMAT_A8 || job->op != LK_OP_OVER) return 0;
+    uint32_t most = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        const uint32_t channel = c->color >> shift & 0xff;
+        if (channel > most) most = channel;
+    }
+    return most ? 127 / most : 0;
+}
+
 /* The entry for a job, from the variant's table or its fallbacks; `lanes` gets its step width. */
 static const lk_kernel_entry *find_entry(const lk_kernel_table *table, lk_format format, lk_map map, lk_filter filter,
                                          int *lanes) {
@@ -171,7 +184,7 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
         if (clip_box(job, &job->boxes[b], &box)) area += (int64_t)(box.x2 - box.x1) * (box.y2 - box.y1);
     }
     if (area == 0) return LK_OK;
-    const lk_box texels = lk_texels_not_clear(job, area / 8);
+    const lk_box texels = lk_texels_not_clear(job, area / 8, faint_coverage(&c, job));
     if (texels.x1 == texels.x2 && job->op == LK_OP_OVER) return LK_OK;
     const int bilinear = job->filter == LK_FILTER_BILINEAR;
     const int64_t w = c.src_width, h = c.src_height;

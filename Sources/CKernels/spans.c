@@ -95,25 +95,37 @@ void lk_spans_solve(lk_affine_spans *s, const lk_span_limits *l, const int32_t m
 
 /* ---- Clear borders ---- */
 
-/* Whether `bytes` bytes from p are all zero, eight at a time. A texel is clear when its bytes
- * are: zero coverage, or a pixel whose every channel is zero (a clear sample leaves OVER's
- * destination as it was, and SRC writes the zero that the pixels outside the span get anyway). */
-static int bytes_clear(const uint8_t *p, ptrdiff_t bytes) {
+/* One in each byte: multiplying a byte by it repeats the byte eight times. */
+#define LK_BYTES 0x0101010101010101ull
+
+/* The bytes of v above `faint` (0 … 127), each as its high bit: (v & 0x7f) + 127 − faint
+ * carries into the high bit exactly when the low seven bits exceed faint, and never out of the
+ * byte; a byte whose own high bit is set is above faint anyway. */
+static uint64_t bytes_above(uint64_t v, uint32_t faint) {
+    const uint64_t high = 0x80 * LK_BYTES;
+    return (((v & ~high) + (127 - faint) * LK_BYTES) | v) & high;
+}
+
+/* Whether `bytes` bytes from p are all at most `faint`, eight at a time. A texel is clear when
+ * its bytes are: coverage too faint to draw (see lk_texels_not_clear), or a pixel whose every
+ * channel is zero (a clear sample leaves OVER's destination as it was, and SRC writes the zero
+ * that the pixels outside the span get anyway). */
+static int bytes_clear(const uint8_t *p, ptrdiff_t bytes, uint32_t faint) {
     uint64_t any = 0;
     ptrdiff_t i = 0;
     for (; i + 8 <= bytes; i += 8) {
         uint64_t v;
         memcpy(&v, p + i, 8);
-        any |= v;
+        any |= faint ? bytes_above(v, faint) : v;
         if ((i & 63) == 56 && any) return 0;
     }
-    for (; i < bytes; i++) any |= p[i];
+    for (; i < bytes; i++) any |= p[i] > faint;
     return any == 0;
 }
 
-static int row_clear(const lk_job *job, int32_t y, int32_t x1, int32_t x2, int texel_bytes) {
+static int row_clear(const lk_job *job, int32_t y, int32_t x1, int32_t x2, int texel_bytes, uint32_t faint) {
     const uint8_t *p = (const uint8_t *)job->src + (ptrdiff_t)y * job->src_stride + (ptrdiff_t)x1 * texel_bytes;
-    return bytes_clear(p, (ptrdiff_t)(x2 - x1) * texel_bytes);
+    return bytes_clear(p, (ptrdiff_t)(x2 - x1) * texel_bytes, faint);
 }
 
 /* A box of texels outside which the source is clear, found by peeling clear rows off its top
@@ -122,16 +134,22 @@ static int row_clear(const lk_job *job, int32_t y, int32_t x1, int32_t x2, int t
  * clip costs little; columns peeled part way are not used). Samples outside the box's reach are clear, so a span
  * solved from the box draws the same pixels; and with a clear border a texel wide (a blurred
  * shadow has several) every pixel of the span has its 2x2 texels inside the source, so that
- * no row has edge runs. Empty (x1 = x2) when every texel is clear. */
-lk_box lk_texels_not_clear(const lk_job *job, int64_t budget) {
+ * no row has edge runs. Empty (x1 = x2) when every texel is clear.
+ *
+ * An A8 texel is clear when its coverage is at most `faint`: a bilinear or nearest sample of
+ * texels no greater is no greater (the weights sum to one and the sum is truncated), and the
+ * caller chooses faint so that the color times such a coverage is zero in every channel, which
+ * OVER adds to nothing. A blurred shadow's tails are wide and mostly that faint. */
+lk_box lk_texels_not_clear(const lk_job *job, int64_t budget, uint32_t faint) {
     const int bytes = job->format == LK_FORMAT_A8 ? 1 : 4;
+    if (bytes != 1 || faint > 127) faint = 0;
     lk_box b = {0, 0, job->src_width, job->src_height};
-    while (b.y1 < b.y2 && (budget -= b.x2 - b.x1) >= 0 && row_clear(job, b.y1, b.x1, b.x2, bytes)) b.y1++;
+    while (b.y1 < b.y2 && (budget -= b.x2 - b.x1) >= 0 && row_clear(job, b.y1, b.x1, b.x2, bytes, faint)) b.y1++;
     if (b.y1 == b.y2) {
         b.x2 = b.x1;
         return b;
     }
-    while ((budget -= b.x2 - b.x1) >= 0 && row_clear(job, b.y2 - 1, b.x1, b.x2, bytes)) b.y2--;
+    while ((budget -= b.x2 - b.x1) >= 0 && row_clear(job, b.y2 - 1, b.x1, b.x2, bytes, faint)) b.y2--;
     /* Columns: each row's first and last eight bytes, one load each, say how many texels at
      * either end are clear (up to 8 / texel_bytes); rows y1 and y2 − 1 have a texel that is
      * not clear, so left + right < width. */
@@ -147,6 +165,7 @@ lk_box lk_texels_not_clear(const lk_job *job, int64_t budget) {
         first = __builtin_bswap64(first);
         last = __builtin_bswap64(last);
 #endif
+        if (faint) first = bytes_above(first, faint), last = bytes_above(last, faint);
         /* As little-endian words: the first byte is the lowest, the last the highest. */
         const int32_t i = first ? __builtin_ctzll(first) / 8 / bytes : 8 / bytes;
         const int32_t j = last ? __builtin_clzll(last) / 8 / bytes : 8 / bytes;
@@ -158,4 +177,3 @@ lk_box lk_texels_not_clear(const lk_job *job, int64_t budget) {
     b.x2 -= right;
     return b;
 }
-

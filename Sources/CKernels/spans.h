@@ -63,8 +63,9 @@ void lk_keep_between(int64_t a, int64_t b, int64_t low, int64_t high, int64_t *l
 /* Starts the spans at row y (the divisions). */
 void lk_spans_start(lk_affine_spans *s, const lk_span_limits *l, const int32_t m[6], int64_t kx, int64_t ky, int64_t y);
 
-/* A box of texels outside which the source is clear (see spans.c). */
-lk_box lk_texels_not_clear(const lk_job *job, int64_t budget);
+/* A box of texels outside which the source is clear, A8 coverage at most `faint` counting as
+ * clear (see spans.c). */
+lk_box lk_texels_not_clear(const lk_job *job, int64_t budget, uint32_t faint);
 
 LK_INLINE void axis_step(lk_axis *k) {
     k->b += k->db;

@@ -46,6 +46,45 @@ import Testing
         #expect(compared > 800, "only \(compared) compared")
     }
 
+    /// A8 sources inside frames of faint coverage, as a blurred shadow's tails are: coverage the
+    /// color (times opacity) draws as nothing is peeled like zero, and coverage a level above
+    /// it is not. The frames' texels straddle that level (the largest coverage t with
+    /// c·t <= 127 for the color's largest channel c), for faint and strong colors, so peeling
+    /// a level too far, or counting a drawn level as clear, draws other pixels than pixman's.
+    @Test func faintBordersDrawPixmansPixels() throws {
+        var g = SeededGenerator(seed: 47)
+        var compared = 0
+        for trial in 0..<500 {
+            let sw = Int.random(in: 2...40, using: &g), sh = Int.random(in: 2...40, using: &g)
+            let dw = Int.random(in: 1...60, using: &g), dh = Int.random(in: 1...60, using: &g)
+            let frame = KernelSpanFixtures.frame(&g)
+            // Mostly faint colors (a shadow's alpha), where several levels draw nothing.
+            let alpha = trial % 3 == 0 ? Int.random(in: 1...255, using: &g) : Int.random(in: 1...40, using: &g)
+            let channels = (0..<3).map { _ in UInt32(Int.random(in: 0...alpha, using: &g)) }
+            let color = Color(premultipliedARGB32: UInt32(alpha) << 24 | channels[0] << 16 | channels[1] << 8 | channels[2])
+            let opacity = KernelFixtures.opacity(&g)
+            let strongest = max(1, Int((Double(alpha) * opacity).rounded()))
+            let faint = 127 / strongest
+            let mask = try KernelFixtures.mask(width: sw, height: sh, &g)
+            for y in 0..<sh {
+                for x in 0..<sw where !frame.keeps(x, y, sw, sh) {
+                    mask[x, y] = UInt8(min(255, Int.random(in: 0...3, using: &g) == 0
+                        ? Int.random(in: 0...(faint + 1), using: &g) : faint + Int.random(in: 0...1, using: &g)))
+                }
+            }
+            let target = try KernelFixtures.bitmap(width: dw, height: dh, &g)
+            let transform = KernelFixtures.affineMap(source: sw, sh, target: dw, dh, &g)
+            let filter: ImageFilter = trial % 4 == 0 ? .nearest : .bilinear
+            let clip = KernelFixtures.clip(width: dw, height: dh, &g)
+            let what = "trial \(trial): \(sw)x\(sh) A8 in a frame \(frame) at most \(faint + 1), \(color) x \(opacity), \(filter)"
+            if try KernelSpanFixtures.expectPixmansPixels(on: target, from: mask.bounds, .over, transform, filter, clip, what, {
+                (b: Bitmap) throws(BitmapError) in
+                try b.composite(mask, color: color, transform: transform, filter: filter, clip: clip, opacity: opacity)
+            }) { compared += 1 }
+        }
+        #expect(compared > 250, "only \(compared) compared")
+    }
+
     /// A source whose clear frame is too wide to peel within the budget (a large source behind a
     /// tiny clip) draws the same pixels as one peeled all the way (behind a large clip).
     @Test func peelingStopsAtItsBudgetWithTheSamePixels() throws {
