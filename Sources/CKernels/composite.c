@@ -221,7 +221,11 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
     row.dfy = m[3];
     lk_affine_spans spans;
     memset(&spans, 0, sizeof spans);
-    spans.bilinear = bilinear;
+    /* A clear border a texel wide (a blurred shadow's) puts every sample of the span inside: its
+     * texel left of/above, x1 − 1 … x2 − 1, lies in 0 … width − 2. The inner span is then the
+     * span, and is not solved. */
+    const int inner_is_span = texels.x1 >= 1 && texels.y1 >= 1 && texels.x2 <= w - 1 && texels.y2 <= h - 1;
+    spans.bilinear = bilinear && !inner_is_span;
     spans.row = INT64_MIN;
     lk_row_span rows[LK_SPAN_ROWS];
     const int64_t dst_y2 = (int64_t)job->origin_y + job->dst_height;
