@@ -34,6 +34,11 @@ struct ChangeTracking {
     /// The stamp of the last change to the layer itself: a property, its sublayer list, its mask,
     /// its animations.
     var ownStamp: UInt64 = 0
+    /// The stamp of the last change to the layer itself that invalidated more than its content
+    /// (geometry, compositing, shadow, timing, sublayers; and every change that does not say).
+    /// A layer whose `ownStamp` is newer than a frame but whose `nonContentStamp` is not changed
+    /// only what its backing store shows: where it lands and how it blends are as they were.
+    var nonContentStamp: UInt64 = 0
     /// The newest stamp of any change in the subtree (the layer, its sublayers and their
     /// descendants, its mask).
     var subtreeStamp: UInt64 = 0
@@ -49,16 +54,18 @@ struct ChangeTracking {
 }
 
 extension Layer {
-    /// Stamps a change of this layer and marks each ancestor's subtree as changed, noting in each
-    /// which child the change came through.
+    /// Stamps a change of this layer that invalidates `change` (what its declaration says, for a
+    /// declared property) and marks each ancestor's subtree as changed, noting in each which
+    /// child the change came through.
     ///
     /// Amortized O(1) between frames: the walk up stops at an ancestor already marked since the
     /// last snapshot, because everything above it was marked then too (no snapshot has run since,
     /// so none has consumed those marks).
-    func recordChange() {
+    func recordChange(_ change: Invalidation) {
         guard !isPresentationCopy else { return }
         let stamp = ChangeClock.tick()
         tracking.ownStamp = stamp
+        if !change.isSubset(of: .content) { tracking.nonContentStamp = stamp }
         tracking.subtreeStamp = stamp
         let epoch = ChangeClock.lastSnapshot
         var child = self
@@ -85,6 +92,15 @@ extension Layer {
         tracking.changedChildren.removeAll(keepingCapacity: true)
         tracking.changedChildrenSince = ChangeClock.now
         return complete ? children.compactMap { $0.layer.flatMap { $0.tracking.subtreeStamp > stamp ? $0 : nil } } : nil
+    }
+}
+
+extension Layer {
+    /// Whether the layer's own changes after `stamp` were all to its content: something it
+    /// rasterizes is new, but nothing that places it, blends it, times it or hangs below it.
+    /// (Its sublayers' changes are theirs: this says nothing about them.)
+    func changedOnlyContent(after stamp: UInt64) -> Bool {
+        tracking.ownStamp > stamp && tracking.nonContentStamp <= stamp
     }
 }
 

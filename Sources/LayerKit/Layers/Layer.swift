@@ -303,7 +303,7 @@ open class Layer {
         while true {
             layer.changeCount &+= 1
             if change.contains(.content) { layer.contentVersion &+= 1 }
-            layer.recordChange()
+            layer.recordChange(change)
             guard let owner = layer.maskOwner else { return }
             layer = owner
             change = .content

@@ -10,12 +10,22 @@ struct ItemEmitter {
     let cache: BackingStoreCache
     /// The target pixels that exist.
     let targetArea: PixelRect
-    /// The store keys the emitted items draw from.
-    private(set) var storeKeys: Set<PaintItem.Key> = []
+    /// The store keys the emitted items draw from, each once (a few: an array is cheaper to
+    /// build and compare than a set).
+    private(set) var storeKeys: [PaintItem.Key] = []
+    /// The items the object had, emitted into the same target area: an item placed as one of
+    /// them was (same key, transform, clip and source size) takes its footprint as it is.
+    private let previous: [PaintItem]
 
-    init(cache: BackingStoreCache, targetArea: PixelRect) {
+    init(cache: BackingStoreCache, targetArea: PixelRect, previous: [PaintItem] = []) {
         self.cache = cache
         self.targetArea = targetArea
+        self.previous = previous
+    }
+
+    /// Notes that an emitted item draws from the store of `key`.
+    private mutating func use(_ key: PaintItem.Key) {
+        if !storeKeys.contains(key) { storeKeys.append(key) }
     }
 
     /// Sets the object's items from its node (for a group: after its children are up to date).
@@ -55,7 +65,7 @@ struct ItemEmitter {
         var innerBefore: [PaintItem] = [], innerAfter: [PaintItem] = []
         if let content = inner.content { offscreen.emitContent(content, of: inner, clip: nil, into: &innerBefore) }
         if let border = inner.border { offscreen.emitBorder(border, of: inner, clip: nil, into: &innerAfter) }
-        storeKeys.formUnion(offscreen.storeKeys)
+        for key in offscreen.storeKeys { use(key) }
         object.innerBefore = innerBefore
         object.innerAfter = innerAfter
 
@@ -190,7 +200,7 @@ struct ItemEmitter {
         // A replicator instance's tint colors the coverage as it is painted: every instance
         // shares the one store.
         let key = PaintItem.Key(layer: node.id, part: .content)
-        storeKeys.insert(key)
+        use(key)
         guard let store = cache.store(for: key, fingerprint: fingerprint, width: size.width, height: size.height, level: 0,
                                       as: AlphaMask.self, draw: { mask in
             ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask)
@@ -277,7 +287,7 @@ struct ItemEmitter {
         let width = ShadowRasterizer.reduced(source.width, by: reduction) + 2 * padding
         let height = ShadowRasterizer.reduced(source.height, by: reduction) + 2 * padding
         let key = node.storeKey(.shadow)
-        storeKeys.insert(key)
+        use(key)
         let make = source.make
         // The store is the blurred coverage alone: the color, the opacity and the offset are
         // applied when it is composited, so changing them blurs nothing again.
@@ -368,7 +378,7 @@ struct ItemEmitter {
                                       width: Int, height: Int, level: Int,
                                       draw: @escaping (Bitmap) -> Void) -> BackingStoreCache.Entry? {
         let key = node.storeKey(part)
-        storeKeys.insert(key)
+        use(key)
         guard let tint = node.tint else {
             return cache.store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, draw: draw)
         }
@@ -426,7 +436,8 @@ struct ItemEmitter {
         let source: PaintItem.Source = color.map { .coverage(store.mask, $0) } ?? .bitmap(store.bitmap)
         guard let item = PaintItem(key: key, source: source, sourceIdentity: store.generation,
                                    transform: storeToBounds.concatenating(node.transform), opacity: opacity,
-                                   filter: .bilinear, clip: clip, targetArea: targetArea) else { return }
+                                   filter: .bilinear, clip: clip, targetArea: targetArea,
+                                   placedAs: previous.first { $0.key == key }) else { return }
         items.append(item)
     }
 }

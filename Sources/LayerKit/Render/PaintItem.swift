@@ -69,9 +69,40 @@ extension PaintItem {
 
     /// Builds an item, computing its extent and signature. `sourceIdentity` must change whenever
     /// the source's pixels do (a store generation, or an image's identity and version).
+    ///
+    /// `placedAs` is an item drawn into the same target area before (the last frame's item of
+    /// the same paint, usually): when it has the same transform, clip and source size, the new
+    /// item lands on exactly its pixels, and its extent and footprint are taken as they are
+    /// rather than projected again (a line of text whose figures change keeps its store).
     init?(key: Key, source: Source, sourceIdentity: Int, transform: Homography, opacity: Double,
-          filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect) {
-        guard opacity > 0, transform.kind != .degenerate else { return nil }
+          filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect, placedAs previous: PaintItem? = nil) {
+        guard opacity > 0 else { return nil }
+        let extent: PixelRect, footprint: [PixelRect]
+        if let previous, previous.transform == transform, previous.clip == clip,
+           previous.source.width == source.width, previous.source.height == source.height {
+            (extent, footprint) = (previous.extent, previous.footprint)
+        } else {
+            guard let placement = Self.placement(of: source, through: transform, clip: clip, targetArea: targetArea) else { return nil }
+            (extent, footprint) = placement
+        }
+        var hasher = Hasher()
+        hasher.combine(key)
+        hasher.combine(sourceIdentity)
+        if case let .coverage(_, color) = source { hasher.combine(color) }
+        hasher.combine(transform)
+        hasher.combine(opacity)
+        hasher.combine(filter)
+        hasher.combine(clip)
+        hasher.combine(extent)
+        self.init(key: key, source: source, transform: transform, opacity: opacity, filter: filter,
+                  clip: clip, extent: extent, footprint: footprint, signature: hasher.finalize())
+    }
+
+    /// The target pixels `source` may change drawn through `transform` (within `clip` and
+    /// `targetArea`) and their footprint; nil when there are none.
+    private static func placement(of source: Source, through transform: Homography, clip: PixelRect?,
+                                  targetArea: PixelRect) -> (extent: PixelRect, footprint: [PixelRect])? {
+        guard transform.kind != .degenerate else { return nil }
         let reach = CGRect(x: 0, y: 0, width: source.width, height: source.height).insetBy(dx: -1, dy: -1)
         let polygon = transform.projectedPolygon(of: reach)
         guard let projected = CGRect(boundingPoints: polygon) else { return nil }
@@ -84,17 +115,7 @@ extension PaintItem {
                                                             || abs(transform.m11) <= residue && abs(transform.m22) <= residue)
         let footprint = rectilinear ? [extent] : Self.bands(covering: polygon, within: extent)
         guard !footprint.isEmpty else { return nil }
-        var hasher = Hasher()
-        hasher.combine(key)
-        hasher.combine(sourceIdentity)
-        if case let .coverage(_, color) = source { hasher.combine(color) }
-        hasher.combine(transform)
-        hasher.combine(opacity)
-        hasher.combine(filter)
-        hasher.combine(clip)
-        hasher.combine(extent)
-        self.init(key: key, source: source, transform: transform, opacity: opacity, filter: filter,
-                  clip: clip, extent: extent, footprint: footprint, signature: hasher.finalize())
+        return (extent, footprint)
     }
 
     /// Rows per band of a footprint: tighter bands follow a slanted edge more closely, but each

@@ -32,6 +32,14 @@ struct RenderNode: Sendable {
     /// translation is rasterized at its device sub-pixel offset and composited as a copy.
     var isAtRest = false
 
+    /// The node with another content and border, everything else as it is (the layer changed
+    /// only what its stores show).
+    func replacing(content: ContentDescription?, border: BorderDescription?) -> RenderNode {
+        RenderNode(id: id, transform: transform, bounds: bounds, opacity: opacity, rasterScale: rasterScale, content: content,
+                   border: border, shadow: shadow, childClip: childClip, group: group, instance: instance, tint: tint,
+                   isAtRest: isAtRest)
+    }
+
     /// The paint identity of one of this node's paints.
     func key(_ part: PaintItem.Part) -> PaintItem.Key { PaintItem.Key(layer: id, part: part, instance: instance) }
 
@@ -75,26 +83,26 @@ final class ContentDescription: Sendable, Equatable {
         self.text = text
         self.gradient = gradient
         self.version = version
+        // Decided once here, from the arguments: each is asked for every time the layer's items
+        // are emitted, and reading a description's optional fields copies them.
+        let plain = backgroundColor == nil && drawn == nil && gradient == nil
+        isContentsOnly = plain && shape == nil && text == nil && contents.map { $0.center == CGRect(x: 0, y: 0, width: 1, height: 1) } == true
+        switch (shape, text) {
+        case let (shape?, nil) where plain && contents == nil: coverageColor = shape.singleColor
+        case let (nil, text?) where plain && contents == nil: coverageColor = text.singleColor
+        default: coverageColor = nil
+        }
     }
 
     /// Whether the layer shows only its contents image, placed without nine-part stretching:
     /// then it is composited straight from the image, resampled once.
-    var isContentsOnly: Bool {
-        backgroundColor == nil && drawn == nil && shape == nil && text == nil && gradient == nil && contents.map { $0.center == CGRect(x: 0, y: 0, width: 1, height: 1) } == true
-    }
+    let isContentsOnly: Bool
 
     /// The color of content that is coverage alone — text of one color, or a shape drawn in one
     /// color, with no background, image, gradient or drawing — or nil. Such content is stored
     /// as 8-bit coverage and painted through it in this color: a quarter of a bitmap's bytes to
     /// clear, draw and sample, and painting costs little where there is no ink.
-    var coverageColor: Color? {
-        guard backgroundColor == nil, gradient == nil, contents == nil, drawn == nil else { return nil }
-        switch (shape, text) {
-        case let (shape?, nil): return shape.singleColor
-        case let (nil, text?): return text.singleColor
-        default: return nil
-        }
-    }
+    let coverageColor: Color?
 
     static func == (a: ContentDescription, b: ContentDescription) -> Bool {
         a === b || a.version == b.version && a.bounds == b.bounds && a.backgroundColor == b.backgroundColor &&

@@ -61,8 +61,10 @@ final class RenderObject {
     var after: [PaintItem] = []
     /// For a group: its own content and border inside the offscreen bitmap.
     var innerBefore: [PaintItem] = [], innerAfter: [PaintItem] = []
-    /// The backing stores the items above draw from (released when the object goes).
-    var storeKeys: Set<PaintItem.Key> = []
+    /// The backing stores the items above draw from, each once (released when the object goes).
+    var storeKeys: [PaintItem.Key] = []
+    /// The target area the items above were emitted into (nil: none emitted yet).
+    var emittedArea: PixelRect?
 
     init(model: Layer, instance: Int, inputs: NodeInputs, node: RenderNode) {
         self.model = model

@@ -32,6 +32,8 @@ final class RenderTree {
     /// Layers whose objects were built or revisited since the tree was made (for tests: an idle
     /// frame must add nothing).
     private(set) var visits = 0
+    /// Layers whose objects were brought up to date by a content-only refresh (for tests).
+    private(set) var contentRefreshes = 0
 
     init(root: Layer, deviceScale: CGFloat, viewport: PixelRect, cache: BackingStoreCache, limits: RenderLimits = RenderLimits()) {
         self.root = root
@@ -102,6 +104,7 @@ final class RenderTree {
     }
 
     fileprivate func countVisit() { visits += 1 }
+    fileprivate func countContentRefresh() { contentRefreshes += 1 }
 }
 
 /// What one frame's update changed: damaged target pixels, the earliest painter's-order position
@@ -270,15 +273,23 @@ private struct Walk {
         // Present and check them all before touching anything.
         let space = model.sublayerSpaceTransform
         var visits: [(index: Int, sublayer: Sublayer)] = []
+        var contentRefreshes: [Int] = []
         for (index, layer) in targets {
             let child = object.children[index]
             let t = layer.localTime(fromParent: time)
             let p = present(layer, at: t)
+            if refreshesContentOnly(child, presented: p) {
+                contentRefreshes.append(index)
+                continue
+            }
             guard p.zPosition == child.zPosition, !p.isHidden, p.opacity > 0 else { return false }
             visits.append((index, Sublayer(model: layer, presented: p, time: t, toParent: p.transformToSuperlayer(sublayerSpace: space),
                                            instance: child.key.instance, tint: child.inputs.tint, copies: child.inputs.copies)))
         }
         tree.countVisit()
+        for index in contentRefreshes {
+            refreshContent(of: object.children[index], position: object.kind == .group ? nil : position.map { $0 + [PaintPosition.childMark(index)] })
+        }
         for (index, sublayer) in visits {
             let old = object.children[index]
             let inputs = childInputs(sublayer, object.childPlacement)
@@ -304,6 +315,50 @@ private struct Walk {
             (object.mask?.subtreeAnimated ?? false)
         if object.kind == .group { reemit(object, position: position) }
         return true
+    }
+
+    // MARK: Content only
+
+    /// Whether the object of a sublayer whose subtree changed is brought up to date by
+    /// `refreshContent(of:position:)`: the layer (shown as `presented`, after `present`) is a
+    /// leaf drawn straight into its target, nothing animates it, and only its content changed
+    /// since the last frame. Then everything but what its stores show is as the object has it:
+    /// its inputs (its superlayer and its own geometry did not change), its transform, opacity,
+    /// clip, shadow and raster scale. Content can still decide whether the layer needs an
+    /// offscreen group (contents under rounded clipping bounds, `shouldRasterize`), so that is
+    /// checked as `build` decides it.
+    private func refreshesContentOnly(_ object: RenderObject, presented: Layer) -> Bool {
+        let model = object.model
+        return presented === model && object.kind == .plain && !object.subtreeAnimated && object.children.isEmpty &&
+            model.animationEntries.isEmpty && model.sublayerStorage.isEmpty && model.mask == nil &&
+            model.changedOnlyContent(after: seenBefore) &&
+            !Self.needsGroup(model, hasMask: false, hasChildren: false, opacity: object.node.opacity, transform: object.node.transform)
+    }
+
+    /// Brings up to date the object of a layer that `refreshesContentOnly` admitted: its content
+    /// and border are described anew and its items emitted from them (its stores redrawn where
+    /// their fingerprints changed), the rest of its node kept.
+    private func refreshContent(of object: RenderObject, position: [Int]?) {
+        let layer = object.model
+        tree.countVisit()
+        tree.countContentRefresh()
+        object.node = object.node.replacing(content: contentDescription(of: layer, scale: object.node.rasterScale),
+                                            border: borderDescription(of: layer))
+        reemit(object, position: position)
+    }
+
+    /// Whether a layer (its presentation) is drawn through an offscreen group: for rasterizing,
+    /// a mask, a shadow cast by a subtree, clipping bounds that are not whole pixels or have
+    /// rounded corners, or group opacity over sublayers. `transform` maps its bounds to target
+    /// pixels; `opacity` is what it is drawn with.
+    static func needsGroup(_ layer: Layer, hasMask: Bool, hasChildren: Bool, opacity: Double, transform: Homography) -> Bool {
+        if layer.shouldRasterize || hasMask { return true }
+        if layer.masksToBounds, layer.cornerRadius > 0, layer.contents != nil { return true }
+        guard hasChildren else { return false }
+        if layer.shadowOpacity > 0, layer.shadowPath == nil { return true }
+        if opacity < 1, layer.allowsGroupOpacity { return true }
+        return layer.masksToBounds &&
+            !(layer.cornerRadius <= 0 && RenderTree.pixelAlignedImage(of: layer.bounds, under: transform) != nil)
     }
 
     /// The inputs of a sublayer placed by `placement`.
@@ -365,12 +420,7 @@ private struct Walk {
 
         let rasterScale = RenderTree.rasterScale(of: transform, at: CGPoint(x: bounds.midX, y: bounds.midY), deviceScale: deviceScale)
         let hasChildren = sublayers.contains { !$0.presented.isHidden && $0.presented.opacity > 0 }
-        let clipIsPixelAligned = layer.masksToBounds && layer.cornerRadius <= 0 && RenderTree.pixelAlignedImage(of: bounds, under: transform) != nil
-        let needsGroup = layer.shouldRasterize || model.mask != nil ||
-            (layer.shadowOpacity > 0 && layer.shadowPath == nil && hasChildren) ||
-            (layer.masksToBounds && hasChildren && !clipIsPixelAligned) ||
-            (layer.masksToBounds && layer.cornerRadius > 0 && layer.contents != nil) ||
-            (opacity < 1 && layer.allowsGroupOpacity && hasChildren)
+        let needsGroup = Self.needsGroup(layer, hasMask: model.mask != nil, hasChildren: hasChildren, opacity: opacity, transform: transform)
         let shadow = shadowDescription(of: layer)
 
         if needsGroup {
@@ -486,15 +536,18 @@ private struct Walk {
         // The ink the items painted, read before emitting queues their stores to be drawn again.
         let refines = position != nil && frame.paintsDamage
         let inkBefore = refines ? oldBefore.map(paintedInk) : [], inkAfter = refines ? oldAfter.map(paintedInk) : []
-        var emitter = ItemEmitter(cache: cache, targetArea: object.inputs.targetArea.pixelRect)
+        let area = object.inputs.targetArea.pixelRect
+        var emitter = ItemEmitter(cache: cache, targetArea: area,
+                                  previous: object.kind != .plain || object.emittedArea != area ? [] : oldAfter.isEmpty ? oldBefore : oldBefore + oldAfter)
         emitter.emit(object)
         let keys = emitter.storeKeys
         // Usually the same stores as before (redrawn or not): nothing to retain or release.
         if keys != oldKeys {
-            for key in keys.subtracting(oldKeys) { cache.retain(key) }
-            for key in oldKeys.subtracting(keys) { cache.release(key) }
+            for key in keys where !oldKeys.contains(key) { cache.retain(key) }
+            for key in oldKeys where !keys.contains(key) { cache.release(key) }
         }
         object.storeKeys = keys
+        object.emittedArea = area
         guard let position else { return }
         if damage(from: oldBefore, ink: inkBefore, to: object.before, refines: refines) {
             frame.noteChange(at: position + [PaintPosition.beforeMark])

@@ -261,6 +261,9 @@ public final class Renderer {
     /// Layers built or revisited since the renderer was made: an idle frame adds none.
     var visitCount: Int { retiredVisits + (tree?.visits ?? 0) }
 
+    /// Layers of the current tree brought up to date by a content-only refresh.
+    var contentRefreshCount: Int { tree?.contentRefreshes ?? 0 }
+
     /// Bytes of pictures in the raster cache.
     var rasterCacheByteCount: Int { rasterCache.byteCount }
 
