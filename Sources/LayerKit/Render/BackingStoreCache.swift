@@ -113,7 +113,9 @@ final class BackingStoreCache {
 
     /// Hands over the queued drawings (the content pass runs them) and forgets them.
     func takeJobs() -> [Job] {
-        defer { jobs = []; pendingLevels = [:] }
+        // Emptied keeping their storage: the next frame queues about as many again, and a
+        // dictionary grown from empty rehashes at every doubling.
+        defer { jobs.removeAll(keepingCapacity: true); pendingLevels.removeAll(keepingCapacity: true) }
         return jobs
     }
 

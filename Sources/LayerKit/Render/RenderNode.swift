@@ -87,10 +87,11 @@ final class ContentDescription: Sendable, Equatable {
         // are emitted, and reading a description's optional fields copies them.
         let plain = backgroundColor == nil && drawn == nil && gradient == nil
         isContentsOnly = plain && shape == nil && text == nil && contents.map { $0.center == CGRect(x: 0, y: 0, width: 1, height: 1) } == true
-        switch (shape, text) {
-        case let (shape?, nil) where plain && contents == nil: coverageColor = shape.singleColor
-        case let (nil, text?) where plain && contents == nil: coverageColor = text.singleColor
-        default: coverageColor = nil
+        // (Asked through optional chaining: binding the text would copy it.)
+        if !plain || contents != nil || (shape == nil) == (text == nil) {
+            coverageColor = nil
+        } else {
+            coverageColor = shape?.singleColor ?? text?.singleColor
         }
     }
 

@@ -259,15 +259,19 @@ private struct Walk {
         let changed = model.takeChangedChildren(after: seenBefore)
             ?? (model.sublayerStorage + (model.mask.map { [$0] } ?? [])).filter { $0.tracking.subtreeStamp > seenBefore }
         var targets: [(index: Int, layer: Layer)] = []
+        targets.reserveCapacity(changed.count + object.animatedChildren.count)
         var maskChanged = false
-        var listed = Set<Int>()
+        // Each changed child is listed once (`takeChangedChildren`, or each sublayer once).
         for layer in changed {
             if layer === model.mask { maskChanged = true; continue }
             guard let index = slots[ObjectIdentifier(layer)] else { return false }
-            if listed.insert(index).inserted { targets.append((index, layer)) }
+            targets.append((index, layer))
         }
-        for index in object.animatedChildren where listed.insert(index).inserted {
-            targets.append((index, object.children[index].model))
+        if !object.animatedChildren.isEmpty {
+            let listed = Set(targets.map(\.index))
+            for index in object.animatedChildren where !listed.contains(index) {
+                targets.append((index, object.children[index].model))
+            }
         }
         if maskChanged, object.mask == nil { return false }
         // Present and check them all before touching anything.
