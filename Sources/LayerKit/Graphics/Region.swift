@@ -20,7 +20,13 @@ public struct Region: Sendable {
     /// The union of several rectangles (which may overlap).
     public init(_ rects: [PixelRect]) {
         self.init()
-        var boxes = rects.map(Self.clamped).filter { !$0.isEmpty }.map(pixman_box32_t.init)
+        // One array, filled in one pass (a frame's damage is hundreds of footprint bands).
+        var boxes: [pixman_box32_t] = []
+        boxes.reserveCapacity(rects.count)
+        for rect in rects {
+            let r = Self.clamped(rect)
+            if !r.isEmpty { boxes.append(pixman_box32_t(r)) }
+        }
         guard !boxes.isEmpty else { return }
         // One pass over all the boxes: pixman sorts them into bands and merges the overlaps,
         // where a union per rectangle would cost the square of their number.
