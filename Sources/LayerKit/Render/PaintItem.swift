@@ -119,8 +119,11 @@ extension PaintItem {
     }
 
     /// Rows per band of a footprint: tighter bands follow a slanted edge more closely, but each
-    /// is a composite call of its own.
-    static let bandHeight = 8
+    /// is rectangles more for the frame's damage region to sort and merge, and a band more for
+    /// every composite under it to walk. A clock tick (six turned items, old and new) measured
+    /// 2.50 M instructions with bands of 8 rows, 2.36 M with 16, 2.29 M with 32 and 2.27 M with
+    /// 64: 32 takes most of the gain and repaints less than 64 around a slanted edge.
+    static let bandHeight = 32
 
     /// Bands of `extent`'s rows on the target's grid of `bandHeight` rows, each holding every
     /// pixel whose centre the convex `polygon` covers in those rows (exactly: the polygon's
