@@ -25,6 +25,10 @@ static int valid(const lk_job *job) {
         return 0;
     if (job->filter != LK_FILTER_NEAREST && job->filter != LK_FILTER_BILINEAR) return 0;
     if (job->pairs && job->format != LK_FORMAT_A8) return 0;
+    if (job->texels && (job->texels->x1 < 0 || job->texels->y1 < 0 || job->texels->x1 > job->texels->x2 ||
+                        job->texels->y1 > job->texels->y2 || job->texels->x2 > job->src_width ||
+                        job->texels->y2 > job->src_height))
+        return 0;
     switch (job->format) {
     case LK_FORMAT_ARGB32:
         return (job->op == LK_OP_OVER || job->op == LK_OP_SRC) && job->src_stride / 4 >= job->src_width &&
@@ -65,12 +69,34 @@ static int draws_nothing(const lk_context *c, const lk_job *job) {
  * and OVER of a zero pixel leaves the destination as it was. 0 for other jobs. */
 static uint32_t faint_coverage(const lk_context *c, const lk_job *job) {
     if (job->format != LK_FORMAT_A8 || job->op != LK_OP_OVER) return 0;
+    return lk_faint_coverage(c->color);
+}
+
+uint32_t lk_faint_coverage(uint32_t color) {
     uint32_t most = 0;
     for (int shift = 0; shift < 32; shift += 8) {
-        const uint32_t channel = c->color >> shift & 0xff;
+        const uint32_t channel = color >> shift & 0xff;
         if (channel > most) most = channel;
     }
     return most ? 127 / most : 0;
+}
+
+lk_status lk_texels_not_clear_box(const void *src, int32_t width, int32_t height, int32_t src_stride, lk_format format,
+                                  uint32_t faint, lk_box *box) {
+    if (!box) return LK_INVALID;
+    const lk_box whole = {0, 0, width, height};
+    *box = whole;
+    const int32_t bytes = format == LK_FORMAT_A8 ? 1 : 4;
+    if (!src || (format != LK_FORMAT_A8 && format != LK_FORMAT_ARGB32) || width < 1 || height < 1 ||
+        width > LK_MAX_DIMENSION || height > LK_MAX_DIMENSION || src_stride / bytes < width ||
+        (int64_t)src_stride * height > INT32_MAX)
+        return LK_INVALID;
+    lk_job job;
+    memset(&job, 0, sizeof job);
+    job.src = src, job.src_width = width, job.src_height = height, job.src_stride = src_stride, job.format = format;
+    /* A budget no source reaches: every row and both ends of every row. */
+    *box = lk_texels_not_clear(&job, INT64_MAX / 4, faint);
+    return LK_OK;
 }
 
 /* The entry for a job, from the variant's table or its fallbacks; `lanes` gets its step width. */
@@ -184,7 +210,7 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
         if (clip_box(job, &job->boxes[b], &box)) area += (int64_t)(box.x2 - box.x1) * (box.y2 - box.y1);
     }
     if (area == 0) return LK_OK;
-    const lk_box texels = lk_texels_not_clear(job, area / 8, faint_coverage(&c, job));
+    const lk_box texels = job->texels ? *job->texels : lk_texels_not_clear(job, area / 8, faint_coverage(&c, job));
     if (texels.x1 == texels.x2 && job->op == LK_OP_OVER) return LK_OK;
     const int bilinear = job->filter == LK_FILTER_BILINEAR;
     const int64_t w = c.src_width, h = c.src_height;

@@ -91,6 +91,11 @@ typedef struct lk_job {
     const void *pairs;
     int32_t pairs_stride;
 
+    /* Affine composites, optionally (NULL: none): the box outside which the source is clear at
+     * this job's faint level, as lk_texels_not_clear_box gives it (found once for a source that
+     * does not change, where each composite would otherwise peel its clear border again). */
+    const lk_box *texels;
+
     /* The pixels that may change; boxes are cut to the destination's pixels in `dst`. */
     const lk_box *boxes;
     int32_t box_count;
@@ -146,6 +151,19 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t width, int32_t height, int32_t
  * texel (x, y) then (x, y + 1). LK_INVALID, writing nothing, for sizes or strides out of range. */
 lk_status lk_a8_pairs(const void *src, int32_t width, int32_t height, int32_t src_stride, void *pairs,
                       int32_t pairs_stride);
+
+/* The largest A8 coverage that OVER with `color` (premultiplied, times the opacity) draws as
+ * nothing: pixman makes each channel c times a coverage t (c·t + 128)·257 >> 16, which is 0
+ * while c·t <= 127. */
+uint32_t lk_faint_coverage(uint32_t color);
+
+/* The box of texels outside which a `width` x `height` source is clear (every byte zero; A8
+ * coverage at most `faint` counts as clear, see lk_faint_coverage), into *box: empty (x1 = x2)
+ * when every texel is. What affine composites peel for themselves, within a budget, when
+ * lk_job.texels is NULL. LK_INVALID, leaving *box the whole source, for sizes or strides out
+ * of range. */
+lk_status lk_texels_not_clear_box(const void *src, int32_t width, int32_t height, int32_t src_stride, lk_format format,
+                                  uint32_t faint, lk_box *box);
 
 /* A premultiplied color times an 8-bit opacity, rounded as pixman multiplies by a mask: the
  * solid color an A8 composite's coverage multiplies. */

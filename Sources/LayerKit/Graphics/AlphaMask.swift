@@ -42,6 +42,11 @@ import Darwin
     private var pairs: UnsafeMutableRawPointer?
     private var pairsVersion = -1
     private let pairsLock = NSLock()
+    /// The box outside which coverage is faint (`notClearBox(faint:)`), the level it was found
+    /// for and the version it was found in (under `pairsLock`).
+    private var notClear = lk_box()
+    private var notClearFaint: UInt32 = 0
+    private var notClearVersion = -1
 
     /// Notes a write of the pixels.
     func pixelsChanged() { version &+= 1 }
@@ -89,6 +94,25 @@ import Darwin
                 pairsVersion = version
             }
             return (UnsafeRawPointer(pairs), stride)
+        }
+    }
+
+    /// The box of texels outside which every coverage is at most `faint` (`lk_job.texels`):
+    /// where a turned composite's samples can draw something. Found when first asked for after
+    /// the pixels changed (or for another level), in one pass over the rows and their ends,
+    /// and kept while they do not: a clock hand's shadow is peeled once, not at every tick.
+    /// Safe to call from several threads at once, while nothing writes the pixels.
+    func notClearBox(faint: UInt32) -> lk_box {
+        pairsLock.withLock {
+            if notClearVersion != version || notClearFaint != faint {
+                if lk_texels_not_clear_box(pixels, Int32(width), Int32(height), Int32(bytesPerRow), LK_FORMAT_A8, faint,
+                                           &notClear) != LK_OK {
+                    notClear = lk_box(x1: 0, y1: 0, x2: Int32(width), y2: Int32(height))
+                }
+                notClearFaint = faint
+                notClearVersion = version
+            }
+            return notClear
         }
     }
 

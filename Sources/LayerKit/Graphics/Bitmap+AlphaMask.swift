@@ -1,3 +1,4 @@
+import CKernels
 import CPixman
 import Foundation
 
@@ -76,8 +77,14 @@ extension Bitmap {
         let map = try Self.kernelMap(inverse, kind, transform)
         var pairs = false
         if allowed, case .affine = map, filter == .bilinear { pairs = true }
+        var source = Kernels.Source(mask, pairs: pairs)
+        // A turned mask's border is peeled once per change of its pixels, at the level this
+        // color draws as nothing.
+        if case .affine = map {
+            source.notClear = mask.notClearBox(faint: lk_faint_coverage(Kernels.color(premultiplied, timesOpacity: opacity8)))
+        }
         withExtendedLifetime(mask) {
-            Kernels.composite(Kernels.Source(mask, pairs: pairs), color: premultiplied, into: target, map: map, filter: filter,
+            Kernels.composite(source, color: premultiplied, into: target, map: map, filter: filter,
                               opacity: opacity8, area: area, variant: variant)
         }
     }

@@ -59,6 +59,9 @@ enum Kernels {
         /// Coverage's vertical pairs (`AlphaMask.verticalPairs()`), from which bilinear rows
         /// read a pixel's texels in one load; nil: none.
         var pairs: (pointer: UnsafeRawPointer, bytesPerRow: Int)? = nil
+        /// The box outside which the source is clear at the composite's faint level
+        /// (`lk_job.texels`), when known; nil: each affine composite peels its own.
+        var notClear: lk_box?
 
         init(_ bitmap: Bitmap) {
             self.init(pixels: UnsafeRawPointer(bitmap.pixels), width: bitmap.width, height: bitmap.height,
@@ -108,29 +111,33 @@ enum Kernels {
             job.pairs = pairs.pointer
             job.pairs_stride = Int32(pairs.bytesPerRow)
         }
-        area.withPixmanRegion { region in
-            var count: Int32 = 0
-            guard let boxes = pixman_region32_rectangles(region, &count), count > 0 else { return }
-            // pixman_box32_t and lk_box are both four int32_t: x1, y1, x2, y2.
-            boxes.withMemoryRebound(to: lk_box.self, capacity: Int(count)) { boxes in
-                job.boxes = UnsafePointer(boxes)
-                job.box_count = count
-                let status: lk_status
-                switch map {
-                case let .affine(t):
-                    let m = t.matrix
-                    let fixed: (Int32, Int32, Int32, Int32, Int32, Int32) = (m.0.0, m.0.1, m.0.2, m.1.0, m.1.1, m.1.2)
-                    status = withUnsafePointer(to: fixed) {
-                        $0.withMemoryRebound(to: Int32.self, capacity: 6) { lk_composite_affine(&job, $0) }
+        var texels = source.notClear ?? lk_box()
+        withUnsafePointer(to: &texels) { texelsPointer in
+            if source.notClear != nil { job.texels = texelsPointer }
+            area.withPixmanRegion { region in
+                var count: Int32 = 0
+                guard let boxes = pixman_region32_rectangles(region, &count), count > 0 else { return }
+                // pixman_box32_t and lk_box are both four int32_t: x1, y1, x2, y2.
+                boxes.withMemoryRebound(to: lk_box.self, capacity: Int(count)) { boxes in
+                    job.boxes = UnsafePointer(boxes)
+                    job.box_count = count
+                    let status: lk_status
+                    switch map {
+                    case let .affine(t):
+                        let m = t.matrix
+                        let fixed: (Int32, Int32, Int32, Int32, Int32, Int32) = (m.0.0, m.0.1, m.0.2, m.1.0, m.1.1, m.1.2)
+                        status = withUnsafePointer(to: fixed) {
+                            $0.withMemoryRebound(to: Int32.self, capacity: 6) { lk_composite_affine(&job, $0) }
+                        }
+                    case let .projective(h, epsilon):
+                        let m = [h.m11, h.m12, h.m13, h.m21, h.m22, h.m23, h.m31, h.m32, h.m33].map(Double.init)
+                        status = lk_composite_projective(&job, m, epsilon)
+                    case let .offset(x, y):
+                        precondition(source.isCoverage, "only coverage is drawn at an offset by the kernels")
+                        status = lk_composite_a8_offset(&job, Int32(x), Int32(y))
                     }
-                case let .projective(h, epsilon):
-                    let m = [h.m11, h.m12, h.m13, h.m21, h.m22, h.m23, h.m31, h.m32, h.m33].map(Double.init)
-                    status = lk_composite_projective(&job, m, epsilon)
-                case let .offset(x, y):
-                    precondition(source.isCoverage, "only coverage is drawn at an offset by the kernels")
-                    status = lk_composite_a8_offset(&job, Int32(x), Int32(y))
+                    assert(status == LK_OK, "a kernel refused its job: \(job)")
                 }
-                assert(status == LK_OK, "a kernel refused its job: \(job)")
             }
         }
     }

@@ -85,6 +85,33 @@ import Testing
         #expect(compared > 250, "only \(compared) compared")
     }
 
+    /// A mask's border is peeled once and kept (`AlphaMask.notClearBox(faint:)`): it is found
+    /// again when the pixels change, and for a color that draws other levels as nothing, so
+    /// coverage written outside the last box, or faint for one color and not another, is drawn.
+    @Test func aKeptBorderFollowsThePixelsAndTheColor() throws {
+        let mask = try AlphaMask(width: 40, height: 30)
+        for y in 12..<18 { for x in 15..<25 { mask[x, y] = 200 } }
+        let map = Homography(CGAffineTransform(translationX: -20, y: -15).concatenating(CGAffineTransform(rotationAngle: 0.3))
+            .concatenating(CGAffineTransform(translationX: 30.4, y: 29.7)))
+        let faint = Color(premultipliedARGB32: 0x2000_0000), strong = Color(premultipliedARGB32: 0xff20_4060)
+        var g = SeededGenerator(seed: 5)
+        let target = try KernelFixtures.bitmap(width: 60, height: 60, &g)
+        func expectPixmans(_ color: Color, _ what: String) throws {
+            #expect(try KernelSpanFixtures.expectPixmansPixels(on: target, from: mask.bounds, .over, map, .bilinear, nil, what, {
+                (b: Bitmap) throws(BitmapError) in try b.composite(mask, color: color, transform: map)
+            }), "pixman compared: \(what)")
+        }
+        try expectPixmans(faint, "ink in the middle")
+        // Full coverage in a corner, outside the box found first.
+        for y in 0..<3 { for x in 0..<4 { mask[x, y] = 255 } }
+        try expectPixmans(faint, "ink written in a corner")
+        // Coverage 3 along the bottom: nothing for the faint color (alpha 32: 127 / 32 = 3),
+        // something for the strong one.
+        for x in 0..<40 { mask[x, 29] = 3 }
+        try expectPixmans(faint, "faint row, faint color")
+        try expectPixmans(strong, "faint row, strong color")
+    }
+
     /// A source whose clear frame is too wide to peel within the budget (a large source behind a
     /// tiny clip) draws the same pixels as one peeled all the way (behind a large clip).
     @Test func peelingStopsAtItsBudgetWithTheSamePixels() throws {
