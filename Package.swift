@@ -66,8 +66,9 @@ let package = Package(
         // The terminal presenter's raw input and signal handlers: C, so that the handlers are
         // async-signal-safe (no Swift runtime in them).
         .target(name: "CTerminal"),
-        // LayerKit's own SIMD sampling kernels (C intrinsics, no dependencies), reached only through
-        // Graphics/Kernels.swift. No global -mavx2: the AVX2 functions carry their own target
+        // LayerKit's own SIMD kernels (C intrinsics, no dependencies), reached through thin wrappers:
+        // Graphics/Kernels.swift (sampling), Paths/CellRow.swift (the scan converter's cells) and the
+        // glyph blit in Text. No global -mavx2: the AVX2 functions carry their own target
         // attribute and are chosen at run time, so the baseline stays SSE2.
         .target(
             name: "CKernels"

@@ -12,6 +12,10 @@
  * - a8r8g8b8 sources with OVER or SRC and a constant opacity (pixman's 8-bit solid mask), or
  *   A8 coverage times a solid premultiplied color, OVER.
  *
+ * Besides, the scan converter's rows of accumulation cells: edges' areas added into them, and
+ * a row read out as coverage, blended in a color, or added into a coverage mask (see "Scan
+ * conversion" below; scalar code with SSE2 runs, the same on every variant).
+ *
  * Each composite writes only the pixels of its boxes and reads only pixels inside the source.
  * Every row is walked over its exact span: the pixels whose samples can be non-zero, solved
  * from the map (SRC clears the rest of the box).
@@ -168,6 +172,80 @@ lk_status lk_texels_not_clear_box(const void *src, int32_t width, int32_t height
 /* A premultiplied color times an 8-bit opacity, rounded as pixman multiplies by a mask: the
  * solid color an A8 composite's coverage multiplies. */
 uint32_t lk_color_times_opacity(uint32_t color, uint8_t opacity);
+
+/* ---- Scan conversion: rows of accumulation cells (LayerKit's RowSweep) ---- */
+
+/* An edge cut to the rows of the area being scanned, in the area's coordinates, top to bottom:
+ * x at y_top and its change per unit of y. (Fields spelled as Swift code spells them: LayerKit's
+ * ScanEdge is this struct.) */
+typedef struct lk_scan_edge {
+    double yTop, yBottom;
+    double xTop, slope;
+} lk_scan_edge;
+
+/* The widest row of cells a scan may use. */
+#define LK_MAX_CELL_ROW (1 << 30)
+
+/* One pixel row's accumulation cells: cell i holds the change of coverage from pixel i − 1 to
+ * pixel i, and bit i % 64 of word i / 64 of `touched` says whether it received any area since
+ * the row was last read. `cells` holds width + 2 doubles and `touched` (width + 65) / 64 words,
+ * all zero to begin with; the words with a bit set lie between first_word and last_word (none
+ * when last_word < first_word). */
+typedef struct lk_cell_row {
+    double *cells;
+    uint64_t *touched;
+    int64_t width;
+    int64_t first_word, last_word;
+} lk_cell_row;
+
+/* Edges first … end − 1 of a monotone chain (top to bottom, each starting where the one before
+ * ends), whose area a row receives times `sign`. */
+typedef struct lk_chain_piece {
+    int64_t first, end;
+    double sign;
+} lk_chain_piece;
+
+/* Adds into the row at y = row_top (its pixels' top; its bottom is row_top + 1) the signed area,
+ * times its sign, right of each edge of each of the `count` pieces between ya and yb, as font-rs
+ * accumulates a line: exact areas per cell. Parts left of the row count wholly in its first
+ * cell, parts right of it not at all; x beyond ±10^18 is moved to ±10^18. LK_INVALID, adding
+ * nothing, for a row out of range (null buffers, a width out of 0 … LK_MAX_CELL_ROW, words out
+ * of range), a piece with first > end or first < 0, or ya and yb outside the pixel row; and for
+ * an edge whose x is not a number, which adds nothing (the others add theirs). */
+lk_status lk_cell_row_add_chains(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *pieces,
+                                 int32_t count, double ya, double yb, double row_top);
+
+/* Where a row's coverage is: levels[lo … hi − 1] hold it, pixels left of lo have none, and those
+ * from hi to the row's width have `tail`. */
+typedef struct lk_level_span {
+    int32_t lo, hi;
+    uint8_t tail;
+} lk_level_span;
+
+/* Reads the row's coverage: the running sum of its cells, left to right, as 8-bit levels,
+ * round(255 · min(|sum|, 1)) (under even-odd, `even_odd` not 0, |sum| above 1 folds back: 2 is
+ * 0), into levels[span.lo … span.hi − 1], where lo is the first cell that received area and hi
+ * one past the last below the width. `levels` needs room for the row's width. Clears the cells
+ * and bits it reads (the row is ready for the next). LK_INVALID, changing nothing, for a row out
+ * of range (see lk_cell_row_add_chains) or null `levels` or `span`. */
+lk_status lk_cell_row_levels(lk_cell_row *row, int32_t even_odd, uint8_t *levels, lk_level_span *span);
+
+/* Reads the row's coverage as lk_cell_row_levels does and composites a premultiplied color
+ * through it over the row's `width` pixels at `dst`, as ColorBlendSink did in Swift: per pixel of
+ * coverage m, s = color · m (each channel's product rounded as pixman multiplies), then
+ * s + dst · (255 − alpha(s)), the sum as one 32-bit addition: what pixman's over_n_8_8888 draws,
+ * bit for bit, for premultiplied colors and pixels. Pixels of coverage 0 are not written.
+ * `table` holds 256 entries, zero before a fill's first row, which it fills with s and
+ * 255 − alpha(s) per level as met. Clears the cells and bits it reads. LK_INVALID, changing
+ * nothing, for a row out of range or a null `dst` or `table`. */
+lk_status lk_cell_row_blend(lk_cell_row *row, int32_t even_odd, uint32_t *dst, uint32_t color, uint64_t *table);
+
+/* Reads the row's coverage as lk_cell_row_levels does and adds it into the row's `width` bytes
+ * of an 8-bit mask at `mask`, as source-over combines coverage: m + g − m·g/255, the product
+ * rounded as pixman multiplies ((t + (t >> 8)) >> 8, t = m·g + 128). Bytes of coverage 0 are not
+ * written. Clears the cells and bits it reads. LK_INVALID, changing nothing, for a row out of
+ * range or a null `mask`. */
+lk_status lk_cell_row_cover(lk_cell_row *row, int32_t even_odd, uint8_t *mask);
 
 /* The variant AUTO stands for in this process. */
 lk_variant lk_kernels_variant(void);

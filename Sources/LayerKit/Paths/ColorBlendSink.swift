@@ -72,6 +72,12 @@ struct ColorBlendSink: CoverageSink {
         row[x] = d == 0 ? source : source &+ Self.multiply(d, inverse)
     }
 
+    /// The whole row at once, straight from the cells (`lk_cell_row_blend`, the same
+    /// arithmetic as `pixel` and `run` in C, bit for bit).
+    @inline(__always) mutating func take(_ cells: inout CellRow, rule: FillRule, levels: UnsafeMutablePointer<UInt8>) {
+        cells.blend(color, rule: rule, into: row, table: self.levels)
+    }
+
     /// `source` over each of `count` pixels, `inverse` being 255 minus its alpha. A clear
     /// pixel (a fresh store) just takes the source.
     @inline(__always) private func blend(_ source: UInt32, inverse: UInt32, into target: UnsafeMutablePointer<UInt32>, count: Int) {

@@ -10,6 +10,25 @@ protocol CoverageSink {
     mutating func run(_ x: Int, count: Int, level: UInt8)
     /// Pixel `x` of the row has coverage `level` (not 0).
     mutating func pixel(_ x: Int, level: UInt8)
+    /// Pixels `x..<x + count` of the row have the coverage in `levels` (0 where none).
+    mutating func span(_ x: Int, levels: UnsafePointer<UInt8>, count: Int)
+    /// Takes the row's coverage from its accumulation cells and clears them, using `levels`
+    /// (room for the row's width) as it needs.
+    mutating func take(_ cells: inout CellRow, rule: FillRule, levels: UnsafeMutablePointer<UInt8>)
+}
+
+extension CoverageSink {
+    /// Each pixel with coverage, one by one.
+    @inline(__always) mutating func span(_ x: Int, levels: UnsafePointer<UInt8>, count: Int) {
+        for i in 0..<count where levels[i] != 0 { pixel(x + i, level: levels[i]) }
+    }
+
+    /// The row's levels, as a span and the run after it.
+    @inline(__always) mutating func take(_ cells: inout CellRow, rule: FillRule, levels: UnsafeMutablePointer<UInt8>) {
+        let (lo, hi, tail) = cells.readLevels(rule: rule, into: levels)
+        if hi > lo { span(lo, levels: levels + lo, count: hi - lo) }
+        if tail != 0 { run(hi, count: cells.width - hi, level: tail) }
+    }
 }
 
 /// Writes coverage into an 8-bit mask, zero where nothing was reported.
@@ -36,6 +55,10 @@ struct MaskSink: CoverageSink {
 
     @inline(__always) mutating func pixel(_ x: Int, level: UInt8) {
         row[x] = level
+    }
+
+    @inline(__always) mutating func span(_ x: Int, levels: UnsafePointer<UInt8>, count: Int) {
+        (row + x).update(from: levels, count: count)
     }
 }
 
@@ -67,4 +90,10 @@ struct CoverageOverSink: CoverageSink {
     }
 
     @inline(__always) mutating func pixel(_ x: Int, level: UInt8) { row[x] = Self.over(row[x], level) }
+
+    /// The whole row at once, straight from the cells (`lk_cell_row_cover`: `run` and `pixel`
+    /// in C, bit for bit).
+    @inline(__always) mutating func take(_ cells: inout CellRow, rule: FillRule, levels: UnsafeMutablePointer<UInt8>) {
+        cells.cover(rule: rule, into: row)
+    }
 }

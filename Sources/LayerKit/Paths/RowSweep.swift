@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// The sweep of one fill, row by row, over prepared scratch (see `ScanConverter`).
@@ -39,11 +40,11 @@ struct RowSweep {
     let lows: UnsafeMutablePointer<Double>
     let highs: UnsafeMutablePointer<Double>
     let cuts: UnsafeMutablePointer<Double>
-    let acc: UnsafeMutablePointer<Double>
-    /// One bit per cell of `acc`: whether it received area in this row.
-    let touched: UnsafeMutablePointer<UInt64>
-    /// The first and last word of `touched` with a bit set in this row.
-    var firstWord = Int.max, lastWord = -1
+    /// The row's accumulation, and its coverage once read.
+    var cells: CellRow
+    let levels: UnsafeMutablePointer<UInt8>
+    /// The chains a band adds, in order.
+    let pieces: UnsafeMutablePointer<lk_chain_piece>
     let width: Int, height: Int
     let summingAreas: Bool
 
@@ -58,8 +59,9 @@ struct RowSweep {
         lows = scratch.lows.base
         highs = scratch.highs.base
         cuts = scratch.cuts.base
-        acc = scratch.accumulation.base
-        touched = scratch.touched.base
+        cells = CellRow(cells: scratch.accumulation.base, touched: scratch.touched.base, width: width)
+        levels = scratch.levels.base
+        pieces = scratch.pieces.base
         self.width = width
         self.height = height
         self.summingAreas = summingAreas
@@ -107,8 +109,9 @@ struct RowSweep {
     private mutating func sumAreas(rowTop top: Double) {
         for i in 0..<activeCount {
             let c = chains[Int(active[i])]
-            depositChain(c, top, top + 1, rowTop: top, sign: c.direction)
+            pieces[i] = lk_chain_piece(first: Int64(c.cursor), end: Int64(c.end), sign: c.direction)
         }
+        cells.add(pieces, count: activeCount, of: edges, from: top, to: top + 1, rowTop: top)
     }
 
     /// A row in which chains begin or end: swept whole when they begin and end in pairs (see
@@ -231,6 +234,7 @@ struct RowSweep {
                                         rule: FillRule) {
         var winding = 0.0
         var inside = false
+        var count = 0
         for j in 0..<n {
             let c = chains[Int(list[j])]
             let wasInside = inside
@@ -242,9 +246,11 @@ struct RowSweep {
                 inside.toggle()
             }
             if inside != wasInside {
-                depositChain(c, ya, yb, rowTop: rowTop, sign: inside ? 1 : -1)
+                pieces[count] = lk_chain_piece(first: Int64(c.cursor), end: Int64(c.end), sign: inside ? 1 : -1)
+                count += 1
             }
         }
+        cells.add(pieces, count: count, of: edges, from: ya, to: yb, rowTop: rowTop)
     }
 
     /// Whether any two neighbours of the sorted band share x in it (only those can cross).

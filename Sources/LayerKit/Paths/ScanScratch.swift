@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// A growable buffer of plain values, reused between fills and reached through a pointer in
@@ -27,12 +28,12 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
     var bytes: Int { capacity * MemoryLayout<Element>.stride }
 }
 
-/// An edge cut to the rows of the area being scanned, in the area's coordinates.
-struct ScanEdge {
-    var yTop: Double, yBottom: Double
-    /// x at `yTop`, and its change per unit of y.
-    var xTop: Double, slope: Double
+/// An edge cut to the rows of the area being scanned, in the area's coordinates: from `yTop`
+/// to `yBottom`, x at `yTop` and its change per unit of y. The C struct, so that the cells'
+/// kernel (`CellRow`) reads the edges where they are.
+typealias ScanEdge = lk_scan_edge
 
+extension ScanEdge {
     @inline(__always) func x(at y: Double) -> Double { xTop + (y - yTop) * slope }
 }
 
@@ -66,11 +67,15 @@ final class ScanScratch {
     let accumulation = ScratchBuffer<Double>()
     /// One bit per cell of `accumulation`: whether it received area in the row being swept.
     let touched = ScratchBuffer<UInt64>()
+    /// A row's coverage, one byte per pixel.
+    let levels = ScratchBuffer<UInt8>()
+    /// The chains a band adds.
+    let pieces = ScratchBuffer<lk_chain_piece>()
     private(set) var chainCount = 0
 
     var retainedBytes: Int {
         edges.bytes + chains.bytes + order.bytes + rowStarts.bytes + active.bytes + band.bytes + keys.bytes + lows.bytes
-            + highs.bytes + cuts.bytes + accumulation.bytes + touched.bytes
+            + highs.bytes + cuts.bytes + accumulation.bytes + touched.bytes + levels.bytes + pieces.bytes
     }
 
     /// Keeps the parts of the chains that cross the area's rows, in the area's coordinates,
@@ -128,5 +133,7 @@ final class ScanScratch {
         accumulation.reserve(width + 2).initialize(repeating: 0, count: width + 2)
         let words = (width + 2 + 63) / 64
         touched.reserve(words).initialize(repeating: 0, count: words)
+        levels.reserve(width)
+        pieces.reserve(count)
     }
 }

@@ -1,0 +1,387 @@
+/*
+ * The scan converter's rows of accumulation cells (LayerKit's Paths/RowSweep): edges add their
+ * signed area into the cells, and the running sum of a row's cells, left to right, is its
+ * coverage. The arithmetic is the Swift code's it replaced, operation for operation, in doubles
+ * with no fused multiply-adds (kernels.h turns contraction off), so that the levels are the same
+ * bit for bit; in C it runs without Swift's trapping conversions and checked indices, which cost
+ * more than the arithmetic.
+ */
+#include "kernels.h"
+#include <string.h>
+
+/* Swift's min and max (ties pick the first and the second argument), which the arithmetic
+ * follows so that signed zeros come out as they did. */
+LK_INLINE double swift_min(double x, double y) { return y < x ? y : x; }
+LK_INLINE double swift_max(double x, double y) { return y >= x ? y : x; }
+
+/* Far enough outside any area that moving an edge's end there changes nothing visible. */
+static const double far_out = 1e18;
+
+static int valid_row(const lk_cell_row *row) {
+    if (!row || !row->cells || !row->touched || row->width < 0 || row->width > LK_MAX_CELL_ROW) return 0;
+    const int64_t words = (row->width + 2 + 63) / 64;
+    if (row->first_word > row->last_word) return 1;
+    return row->first_word >= 0 && row->last_word < words;
+}
+
+/* Notes that cells a … b received area. */
+LK_INLINE void mark(lk_cell_row *row, int64_t a, int64_t b) {
+    const int64_t wa = a >> 6, wb = b >> 6;
+    if (wa < row->first_word) row->first_word = wa;
+    if (wb > row->last_word) row->last_word = wb;
+    const uint64_t from = ~(uint64_t)0 << (a & 63), through = ~(uint64_t)0 >> (63 - (b & 63));
+    if (wa == wb) {
+        row->touched[wa] |= from & through;
+        return;
+    }
+    row->touched[wa] |= from;
+    for (int64_t w = wa + 1; w < wb; w++) row->touched[w] = ~(uint64_t)0;
+    row->touched[wb] |= through;
+}
+
+/* font-rs's accumulation of a line inside one row (0 <= x <= width): cell i receives the change
+ * of coverage from column i − 1 to column i. */
+LK_INLINE void accumulate(lk_cell_row *row, double xa, double ya, double xb, double yb, double sign) {
+    double *acc = row->cells;
+    const double d = sign * (yb - ya);
+    const double x0 = swift_min(xa, xb), x1 = swift_max(xa, xb);
+    const int64_t x0i = (int64_t)x0;
+    const double x0floor = (double)x0i;
+    int64_t x1i = (int64_t)x1;
+    if ((double)x1i < x1) x1i += 1;
+    const double x1ceil = (double)x1i;
+    if (x1i <= x0i + 1) {
+        const double xmf = 0.5 * (xa + xb) - x0floor;
+        acc[x0i] += d - d * xmf;
+        acc[x0i + 1] += d * xmf;
+        mark(row, x0i, x0i + 1);
+        return;
+    }
+    const double s = 1 / (x1 - x0);
+    const double x0f = x0 - x0floor;
+    const double a0 = 0.5 * s * (1 - x0f) * (1 - x0f);
+    const double x1f = x1 - x1ceil + 1;
+    const double am = 0.5 * s * x1f * x1f;
+    acc[x0i] += d * a0;
+    if (x1i == x0i + 2) {
+        acc[x0i + 1] += d * (1 - a0 - am);
+    } else {
+        const double a1 = s * (1.5 - x0f);
+        acc[x0i + 1] += d * (a1 - a0);
+        const double step = d * s;
+        for (int64_t xi = x0i + 2; xi < x1i - 1; xi++) acc[xi] += step;
+        const double a2 = a1 + (double)(x1i - x0i - 3) * s;
+        acc[x1i - 1] += d * (1 - a2 - am);
+    }
+    acc[x1i] += d * am;
+    mark(row, x0i, x1i);
+}
+
+/* The edge's signed area between ya and yb (inside the row at row_top): parts left of the row
+ * count wholly in its first cell, parts right of it not at all. 0 when an x is not a number. */
+LK_INLINE int add_edge(lk_cell_row *row, const lk_scan_edge *e, double ya, double yb, double row_top, double sign) {
+    double xa = e->xTop + (ya - e->yTop) * e->slope, xb = e->xTop + (yb - e->yTop) * e->slope;
+    double ta = ya - row_top, tb = yb - row_top;
+    const double w = (double)row->width;
+    /* Most edges lie inside the row, not along its ends: the cuts below leave those as they are. */
+    if (xa >= 0 && xa <= w && xb >= 0 && xb <= w && (xa > 0 || xb > 0) && (xa < w || xb < w)) {
+        if (tb > ta) accumulate(row, xa, ta, xb, tb, sign);
+        return 1;
+    }
+    /* A slope of 10^300 pixels a row overflows within the row: ends that far out are moved to
+     * 10^18 pixels out, which changes where the edge crosses the row by 10^-15 of it. */
+    if (__builtin_fabs(xa) > far_out) xa = xa < 0 ? -far_out : far_out;
+    if (__builtin_fabs(xb) > far_out) xb = xb < 0 ? -far_out : far_out;
+    if (xa != xa || xb != xb) return 0;
+    if (xa <= 0 && xb <= 0) {
+        row->cells[0] += sign * (tb - ta);
+        mark(row, 0, 0);
+        return 1;
+    }
+    if (xa >= w && xb >= w) return 1;
+    if (xa < 0 || xb < 0) {
+        const double t = ta + (tb - ta) * (0 - xa) / (xb - xa);
+        row->cells[0] += xa < 0 ? sign * (t - ta) : sign * (tb - t);
+        mark(row, 0, 0);
+        if (xa < 0) {
+            ta = t;
+            xa = 0;
+        } else {
+            tb = t;
+            xb = 0;
+        }
+    }
+    if (xa > w || xb > w) {
+        const double t = ta + (tb - ta) * (w - xa) / (xb - xa);
+        if (xa > w) {
+            ta = t;
+            xa = w;
+        } else {
+            tb = t;
+            xb = w;
+        }
+    }
+    if (!(tb > ta)) return 1;
+    /* The cuts leave both ends inside [0, w]; checked again so that the cells written exist
+     * whatever the inputs. */
+    if (!(xa >= 0 && xa <= w && xb >= 0 && xb <= w)) return 0;
+    accumulate(row, xa, ta, xb, tb, sign);
+    return 1;
+}
+
+lk_status lk_cell_row_add_chains(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *pieces,
+                                 int32_t count, double ya, double yb, double row_top) {
+    if (!valid_row(row) || count < 0 || (count > 0 && (!edges || !pieces))) return LK_INVALID;
+    if (!(ya >= row_top && yb <= row_top + 1)) return LK_INVALID;
+    for (int32_t i = 0; i < count; i++)
+        if (pieces[i].first < 0 || pieces[i].end < pieces[i].first) return LK_INVALID;
+    lk_status status = LK_OK;
+    for (int32_t i = 0; i < count; i++) {
+        const double sign = pieces[i].sign;
+        for (int64_t k = pieces[i].first; k < pieces[i].end; k++) {
+            const lk_scan_edge *e = &edges[k];
+            if (e->yTop >= yb) break;
+            if (e->yBottom > ya && !add_edge(row, e, swift_max(ya, e->yTop), swift_min(yb, e->yBottom), row_top, sign))
+                status = LK_INVALID;
+        }
+    }
+    return status;
+}
+
+/* 8-bit coverage for an accumulated sum. Under even-odd a sum above 1 folds back (2 → 0), as
+ * FreeType does. Rounded to the nearest integer by adding 1.5 · 2^52, whose unit in the last
+ * place is 1, so that the integer lands in the low bits. */
+LK_INLINE uint8_t level_of(double sum, int even_odd) {
+    double c = __builtin_fabs(sum);
+    if (c > 1) {
+        if (even_odd) {
+            /* c mod 2, exactly (as fmod): c / 2 and its truncation are exact, and so, by
+             * Sterbenz's lemma, is the difference; from 2^53 on every double is even. */
+            if (c >= 9007199254740992.0)
+                c = c == __builtin_inf() ? c - c : 0;
+            else
+                c = c - 2 * (double)(int64_t)(c * 0.5);
+            if (c > 1) c = 2 - c;
+        } else {
+            c = 1;
+        }
+    }
+    const double t = c * 255 + 6755399441055744.0;
+    uint64_t bits;
+    memcpy(&bits, &t, sizeof bits);
+    return (uint8_t)bits;
+}
+
+lk_status lk_cell_row_levels(lk_cell_row *row, int32_t even_odd, uint8_t *levels, lk_level_span *span) {
+    if (!valid_row(row) || !levels || !span) return LK_INVALID;
+    const int64_t width = row->width;
+    span->lo = span->hi = (int32_t)width;
+    span->tail = 0;
+    if (row->first_word > row->last_word) return LK_OK;
+    double *acc = row->cells;
+    uint64_t *touched = row->touched;
+    double sum = 0;
+    /* The next pixel not yet written, and the first written. */
+    int64_t x = -1, lo = width;
+    uint8_t level = 0;
+    for (int64_t w = row->first_word; w <= row->last_word; w++) {
+        uint64_t bits = touched[w];
+        if (bits == 0) continue;
+        touched[w] = 0;
+        const int64_t base = w << 6;
+        do {
+            const int64_t cell = base + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            sum += acc[cell];
+            acc[cell] = 0;
+            if (cell >= width) continue;
+            if (x < 0) {
+                lo = x = cell;
+            } else {
+                /* The cells between touched ones received nothing: the level stays. */
+                if (cell > x) memset(levels + x, level, (size_t)(cell - x));
+            }
+            level = level_of(sum, even_odd);
+            levels[cell] = level;
+            x = cell + 1;
+        } while (bits != 0);
+    }
+    row->first_word = INT64_MAX;
+    row->last_word = -1;
+    if (x < 0) return LK_OK;
+    span->lo = (int32_t)lo;
+    span->hi = (int32_t)x;
+    span->tail = x < width ? level : 0;
+    return LK_OK;
+}
+
+/* ---- A solid color through a row's coverage ---- */
+
+#if LK_X86
+#include <emmintrin.h>
+#endif
+
+/* Each 8-bit channel of x times a (0 … 255) over 255, rounded as pixman rounds. */
+LK_INLINE uint32_t mul_un8x4(uint32_t x, uint32_t a) { return lk_mul_un8x4(x, a); }
+
+/* The table entry of coverage m: s = color · m in the low 32 bits, 255 − alpha(s) above; 0 until
+ * worked out (no level makes 0: 255 − alpha(s) is 0 only for an opaque color at full coverage,
+ * whose s is the color). */
+LK_INLINE uint64_t entry(uint64_t *table, uint32_t color, uint32_t m) {
+    uint64_t e = table[m];
+    if (e == 0) {
+        const uint32_t s = mul_un8x4(color, m);
+        e = (uint64_t)s | (uint64_t)(255 - (s >> 24)) << 32;
+        table[m] = e;
+    }
+    return e;
+}
+
+/* s over one pixel: s + d · inverse (a clear pixel, as in a fresh store, just takes s). */
+LK_INLINE void blend_pixel(uint32_t *p, uint64_t e) {
+    const uint32_t s = (uint32_t)e, d = *p;
+    *p = d == 0 ? s : s + mul_un8x4(d, (uint32_t)(e >> 32));
+}
+
+/* s over `count` pixels. */
+static void blend_run(uint32_t *p, int64_t count, uint64_t e) {
+    const uint32_t s = (uint32_t)e, inverse = (uint32_t)(e >> 32);
+    int64_t i = 0;
+    if (inverse == 0) {
+        for (; i < count; i++) p[i] = s;
+        return;
+    }
+#if LK_X86
+    const __m128i zero = _mm_setzero_si128(), s4 = _mm_set1_epi32((int32_t)s);
+    const __m128i a16 = _mm_set1_epi16((short)inverse), half = _mm_set1_epi16(0x80), k = _mm_set1_epi16(0x0101);
+    for (; i + 4 <= count; i += 4) {
+        const __m128i d = _mm_loadu_si128((const __m128i *)(p + i));
+        /* (t · 257) >> 16 equals (t + (t >> 8)) >> 8 for every t = d · a + 128 (t < 65,153). */
+        const __m128i lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(d, zero), a16), half), k);
+        const __m128i hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(d, zero), a16), half), k);
+        /* 32-bit sums, as the scalar code adds. */
+        _mm_storeu_si128((__m128i *)(p + i), _mm_add_epi32(s4, _mm_packus_epi16(lo, hi)));
+    }
+#endif
+    for (; i < count; i++) p[i] = s + mul_un8x4(p[i], inverse);
+}
+
+/* lk_cell_row_blend for one rule (a constant, so that each rule gets its own loop). */
+LK_INLINE void blend_row(lk_cell_row *row, const int even_odd, uint32_t *dst, uint32_t color, uint64_t *table) {
+    const int64_t width = row->width;
+    double *acc = row->cells;
+    uint64_t *touched = row->touched;
+    double sum = 0;
+    /* The next pixel not yet blended, and the coverage since the last cell read. */
+    int64_t x = 0;
+    uint32_t level = 0;
+    for (int64_t w = row->first_word; w <= row->last_word; w++) {
+        uint64_t bits = touched[w];
+        if (bits == 0) continue;
+        touched[w] = 0;
+        const int64_t base = w << 6;
+        do {
+            const int64_t cell = base + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (cell > x && x < width) {
+                const int64_t end = cell < width ? cell : width;
+                if (level != 0) blend_run(dst + x, end - x, entry(table, color, level));
+                x = end;
+            }
+            sum += acc[cell];
+            acc[cell] = 0;
+            if (cell >= width) continue;
+            level = level_of(sum, even_odd);
+            if (level != 0) blend_pixel(dst + cell, entry(table, color, level));
+            x = cell + 1;
+        } while (bits != 0);
+    }
+    row->first_word = INT64_MAX;
+    row->last_word = -1;
+    if (x < width && level != 0) blend_run(dst + x, width - x, entry(table, color, level));
+}
+
+lk_status lk_cell_row_blend(lk_cell_row *row, int32_t even_odd, uint32_t *dst, uint32_t color, uint64_t *table) {
+    if (!valid_row(row) || !dst || !table) return LK_INVALID;
+    if (row->first_word > row->last_word) return LK_OK;
+    if (even_odd)
+        blend_row(row, 1, dst, color, table);
+    else
+        blend_row(row, 0, dst, color, table);
+    return LK_OK;
+}
+
+/* ---- A row's coverage added into an 8-bit mask ---- */
+
+/* Source-over of coverage g onto m, rounded as pixman multiplies: m + g − m·g/255. */
+LK_INLINE uint8_t coverage_over(uint32_t m, uint32_t g) {
+    const uint32_t t = m * g + 0x80;
+    return (uint8_t)(m + g - ((t + (t >> 8)) >> 8));
+}
+
+/* Coverage g over `count` mask bytes. */
+static void cover_run(uint8_t *p, int64_t count, uint32_t g) {
+    if (g == 255) {
+        memset(p, 255, (size_t)count);
+        return;
+    }
+    int64_t i = 0;
+#if LK_X86
+    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(0x80), k = _mm_set1_epi16(0x0101);
+    const __m128i g16 = _mm_set1_epi16((short)g);
+    for (; i + 16 <= count; i += 16) {
+        const __m128i m = _mm_loadu_si128((const __m128i *)(p + i));
+        const __m128i lo = _mm_unpacklo_epi8(m, zero), hi = _mm_unpackhi_epi8(m, zero);
+        /* (t · 257) >> 16 equals (t + (t >> 8)) >> 8 for every t = m · g + 128 (t < 65,153). */
+        const __m128i p_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(lo, g16), half), k);
+        const __m128i p_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(hi, g16), half), k);
+        const __m128i r_lo = _mm_sub_epi16(_mm_add_epi16(lo, g16), p_lo), r_hi = _mm_sub_epi16(_mm_add_epi16(hi, g16), p_hi);
+        _mm_storeu_si128((__m128i *)(p + i), _mm_packus_epi16(r_lo, r_hi));
+    }
+#endif
+    for (; i < count; i++) p[i] = coverage_over(p[i], g);
+}
+
+/* lk_cell_row_cover for one rule. */
+LK_INLINE void cover_row(lk_cell_row *row, const int even_odd, uint8_t *mask) {
+    const int64_t width = row->width;
+    double *acc = row->cells;
+    uint64_t *touched = row->touched;
+    double sum = 0;
+    int64_t x = 0;
+    uint32_t level = 0;
+    for (int64_t w = row->first_word; w <= row->last_word; w++) {
+        uint64_t bits = touched[w];
+        if (bits == 0) continue;
+        touched[w] = 0;
+        const int64_t base = w << 6;
+        do {
+            const int64_t cell = base + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (cell > x && x < width) {
+                const int64_t end = cell < width ? cell : width;
+                if (level != 0) cover_run(mask + x, end - x, level);
+                x = end;
+            }
+            sum += acc[cell];
+            acc[cell] = 0;
+            if (cell >= width) continue;
+            level = level_of(sum, even_odd);
+            if (level != 0) mask[cell] = coverage_over(mask[cell], level);
+            x = cell + 1;
+        } while (bits != 0);
+    }
+    row->first_word = INT64_MAX;
+    row->last_word = -1;
+    if (x < width && level != 0) cover_run(mask + x, width - x, level);
+}
+
+lk_status lk_cell_row_cover(lk_cell_row *row, int32_t even_odd, uint8_t *mask) {
+    if (!valid_row(row) || !mask) return LK_INVALID;
+    if (row->first_word > row->last_word) return LK_OK;
+    if (even_odd)
+        cover_row(row, 1, mask);
+    else
+        cover_row(row, 0, mask);
+    return LK_OK;
+}
