@@ -43,9 +43,10 @@ extension Bitmap {
     func fill(_ converter: ScanConverter, with color: Color, rule: FillRule, clip: Region?) {
         guard let area = coverageArea(of: converter, clip: clip) else { return }
         guard let clip else {
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ColorBlendSink.tableSize) { table in
-                var sink = ColorBlendSink(pixels: pixels, pixelsPerRow: width, x: area.x, y: area.y, color: color.premultipliedARGB32,
-                                          table: table.baseAddress!)
+            let premultiplied = color.premultipliedARGB32
+            converter.withBlendTable(for: premultiplied) { table, holdsColor in
+                var sink = ColorBlendSink(pixels: pixels, pixelsPerRow: width, x: area.x, y: area.y, color: premultiplied,
+                                          table: table, tableHoldsColor: holdsColor)
                 converter.render(rule: rule, area: area, into: &sink)
             }
             return

@@ -20,17 +20,19 @@ struct ColorBlendSink: CoverageSink {
     static let tableSize = 256
 
     /// Blends into the pixels at `base` (`pixelsPerRow` apart), the sink's area starting at
-    /// (`x`, `y`) of them, using `table` (`tableSize` entries, zeroed here) for the levels.
-    /// The caller keeps the pixels and the table alive and unshared.
+    /// (`x`, `y`) of them, using `table` (`tableSize` entries) for the levels: zeroed here,
+    /// unless `tableHoldsColor` says that it holds this color's entries from an earlier sink
+    /// (only ever this color's, or zeros). The caller keeps the pixels and the table alive and
+    /// unshared.
     init(pixels base: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, x: Int, y: Int, color premultiplied: UInt32,
-         table: UnsafeMutablePointer<UInt64>) {
+         table: UnsafeMutablePointer<UInt64>, tableHoldsColor: Bool = false) {
         self.base = base + y * pixelsPerRow + x
         self.pixelsPerRow = pixelsPerRow
         color = premultiplied
         alpha = premultiplied >> 24
         row = self.base
         levels = table
-        table.update(repeating: 0, count: Self.tableSize)
+        if !tableHoldsColor { table.update(repeating: 0, count: Self.tableSize) }
     }
 
     /// s and 255 − a for coverage `m`.

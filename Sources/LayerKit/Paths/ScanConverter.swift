@@ -30,6 +30,11 @@ final class ScanConverter {
     var smoothness: [Bool] = []
     /// Builds stroke outlines for this converter's fills.
     private(set) lazy var stroker = Stroker()
+    /// `ColorBlendSink`'s tables of levels, and the colors whose entries they hold: kept from
+    /// fill to fill, so that fills of one color work each level out once, even between fills of
+    /// others (a shape's fill and stroke alternate; its stroke color is often every shape's).
+    private var blendTables = (ScratchBuffer<UInt64>(), ScratchBuffer<UInt64>())
+    private var blendTableColors: (UInt32?, UInt32?)
 
     /// Forgets the edges of the previous fill.
     func reset() { outline.reset() }
@@ -59,6 +64,25 @@ final class ScanConverter {
         points = []
         defer { points = buffer }
         return try body(&buffer)
+    }
+
+    /// Runs `body` with the converter's table for `ColorBlendSink` (`ColorBlendSink.tableSize`
+    /// entries) and whether it holds `color`'s entries already; afterwards it is taken to hold
+    /// them (a sink zeroes a table that does not).
+    func withBlendTable<R>(for color: UInt32, _ body: (UnsafeMutablePointer<UInt64>, _ holdsColor: Bool) -> R) -> R {
+        // The table of this color, else the one used less recently: the first is the last used.
+        let colors = blendTableColors
+        if colors.1 == color {
+            blendTableColors = (colors.1, colors.0)
+            blendTables = (blendTables.1, blendTables.0)
+        } else if colors.0 != color {
+            blendTableColors = (nil, colors.0)
+            blendTables = (blendTables.1, blendTables.0)
+        }
+        let table = blendTables.0.reserve(ColorBlendSink.tableSize)
+        let holds = blendTableColors.0 == color
+        blendTableColors.0 = color
+        return body(table, holds)
     }
 
     /// Bytes per coverage row: padded to 4, as pixman's a8 images want.
@@ -135,7 +159,7 @@ final class ScanConverter {
 
     private var retainedBytes: Int {
         outline.retainedBytes + mask.capacity
-            + points.capacity * MemoryLayout<CGPoint>.stride + scan.retainedBytes
+            + points.capacity * MemoryLayout<CGPoint>.stride + scan.retainedBytes + blendTables.0.bytes + blendTables.1.bytes
     }
 }
 
