@@ -79,9 +79,7 @@ LK_INLINE void accumulate(lk_cell_row *row, double xa, double ya, double xb, dou
 
 /* The edge's signed area between ya and yb (inside the row at row_top): parts left of the row
  * count wholly in its first cell, parts right of it not at all. 0 when an x is not a number. */
-LK_INLINE int add_edge(lk_cell_row *row, const lk_scan_edge *e, double ya, double yb, double row_top, double sign) {
-    double xa = e->xTop + (ya - e->yTop) * e->slope, xb = e->xTop + (yb - e->yTop) * e->slope;
-    double ta = ya - row_top, tb = yb - row_top;
+LK_INLINE int add_line(lk_cell_row *row, double xa, double xb, double ta, double tb, double sign) {
     const double w = (double)row->width;
     /* Most edges lie inside the row, not along its ends: the cuts below leave those as they are. */
     if (xa >= 0 && xa <= w && xb >= 0 && xb <= w && (xa > 0 || xb > 0) && (xa < w || xb < w)) {
@@ -129,6 +127,13 @@ LK_INLINE int add_edge(lk_cell_row *row, const lk_scan_edge *e, double ya, doubl
     return 1;
 }
 
+/* x of the edge at y. */
+LK_INLINE double edge_x(const lk_scan_edge *e, double y) { return e->xTop + (y - e->yTop) * e->slope; }
+
+LK_INLINE int add_edge(lk_cell_row *row, const lk_scan_edge *e, double ya, double yb, double row_top, double sign) {
+    return add_line(row, edge_x(e, ya), edge_x(e, yb), ya - row_top, yb - row_top, sign);
+}
+
 lk_status lk_cell_row_add_chains(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *pieces,
                                  int32_t count, double ya, double yb, double row_top) {
     if (!valid_row(row) || count < 0 || (count > 0 && (!edges || !pieces))) return LK_INVALID;
@@ -146,6 +151,67 @@ lk_status lk_cell_row_add_chains(lk_cell_row *row, const lk_scan_edge *edges, co
         }
     }
     return status;
+}
+
+/* Zeroes the cells the row's bits mark, and the bits. */
+static void clear_row(lk_cell_row *row) {
+    for (int64_t w = row->first_word; w <= row->last_word; w++) {
+        uint64_t bits = row->touched[w];
+        row->touched[w] = 0;
+        while (bits != 0) {
+            row->cells[(w << 6) + __builtin_ctzll(bits)] = 0;
+            bits &= bits - 1;
+        }
+    }
+    row->first_word = INT64_MAX;
+    row->last_word = -1;
+}
+
+int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
+                               int32_t even_odd, double ya, double yb, double row_top) {
+    if (!valid_row(row) || count < 0 || (count > 0 && (!edges || !chains))) return -1;
+    if (!(ya >= row_top && yb <= row_top + 1) || row->first_word <= row->last_word) return -1;
+    for (int32_t i = 0; i < count; i++)
+        if (chains[i].first < 0 || chains[i].end < chains[i].first) return -1;
+    double winding = 0, previous_high = 0;
+    int inside = 0, invalid = 0;
+    for (int32_t i = 0; i < count; i++) {
+        const int was_inside = inside;
+        if (even_odd) {
+            inside = !inside;
+        } else {
+            winding += chains[i].sign;
+            inside = winding != 0;
+        }
+        const double sign = inside != was_inside ? (inside ? 1 : -1) : 0;
+        /* The chain's least and greatest x in the band, as RowSweep measures them: at the band's
+         * top and at each edge's bottom. */
+        double low = 0, high = 0;
+        int first = 1;
+        for (int64_t k = chains[i].first; k < chains[i].end; k++) {
+            const lk_scan_edge *e = &edges[k];
+            if (e->yTop >= yb) break;
+            if (!(e->yBottom > ya)) continue;
+            const double y0 = swift_max(ya, e->yTop), y1 = swift_min(yb, e->yBottom);
+            const double xa = edge_x(e, y0), xb = edge_x(e, y1);
+            if (first) {
+                low = high = xa;
+                first = 0;
+            }
+            if (xb < low) low = xb;
+            if (xb > high) high = xb;
+            if (sign != 0 && !add_line(row, xa, xb, y0 - row_top, y1 - row_top, sign)) invalid = 1;
+        }
+        /* Neighbours that may share an x in the band, or are out of order: not for this path. The
+         * margin keeps RowSweep's sort keys (x at the band's middle, which may lie a few units in
+         * the last place outside the range measured at the edges' ends) in this order too. */
+        if (first || (i > 0 && !(previous_high + 1e-9 + 1e-12 * (__builtin_fabs(previous_high) + __builtin_fabs(low)) <= low))) {
+            clear_row(row);
+            return 0;
+        }
+        previous_high = high;
+    }
+    return invalid ? -1 : 1;
 }
 
 /* 8-bit coverage for an accumulated sum. Under even-odd a sum above 1 folds back (2 → 0), as

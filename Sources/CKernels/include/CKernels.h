@@ -215,6 +215,19 @@ typedef struct lk_chain_piece {
 lk_status lk_cell_row_add_chains(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *pieces,
                                  int32_t count, double ya, double yb, double row_top);
 
+/* RowSweep's band without crossings, when the chains are already in order: `chains` (each spanning
+ * the band from ya to yb, pieces whose sign is the chain's direction, +1 or −1), left to right,
+ * where no two neighbours can share an x in the band: each one's greatest x there (at the band's
+ * top or an edge's bottom) at most the next one's least. Then the rule's inside begins (+1) or
+ * ends (−1) at a chain where the winding number, summed left to right, becomes or stops being
+ * non-zero (even-odd: at every chain), and those chains add their area times that sign, in
+ * order, as lk_cell_row_add_chains adds it: returns 1. When the chains are not so (or one does
+ * not reach into the band), returns 0 with the row as it was (empty), for the caller's general
+ * path. −1, adding nothing, for arguments as lk_cell_row_add_chains refuses, or a row that is
+ * not empty; and for an edge whose x is not a number, which adds nothing. */
+int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
+                               int32_t even_odd, double ya, double yb, double row_top);
+
 /* Where a row's coverage is: levels[lo … hi − 1] hold it, pixels left of lo have none, and those
  * from hi to the row's width have `tail`. */
 typedef struct lk_level_span {

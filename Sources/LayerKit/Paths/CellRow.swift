@@ -30,6 +30,20 @@ struct CellRow {
         assert(status == LK_OK, "\(count) chains from \(ya) to \(yb) in the row at \(rowTop)")
     }
 
+    /// Adds, when `chains` (each spanning the band from `ya` to `yb`, pieces signed by their
+    /// direction) are in order left to right and no two neighbours can share an x in the band,
+    /// the area of those where the rule's inside begins (+) or ends (−), as `RowSweep` would
+    /// after measuring, sorting and checking them; true. False, adding nothing, when they are
+    /// not so (the row must be empty).
+    @inline(__always)
+    mutating func addBounds(_ chains: UnsafePointer<lk_chain_piece>, count: Int, of edges: UnsafePointer<ScanEdge>,
+                            rule: FillRule, from ya: Double, to yb: Double, rowTop: Double) -> Bool {
+        let result = lk_cell_row_add_bounds(&row, edges, chains, Int32(truncatingIfNeeded: count), rule == .evenOdd ? 1 : 0,
+                                            ya, yb, rowTop)
+        assert(result >= 0, "\(count) chains from \(ya) to \(yb) in the row at \(rowTop)")
+        return result == 1
+    }
+
     /// Reads the row's coverage into `levels` (room for the width) and clears the cells for the
     /// next row: `levels[lo..<hi]` hold it, pixels left of `lo` have none, those from `hi` to
     /// the width have `tail`.

@@ -97,12 +97,23 @@ struct RowSweep {
                 sumAreas(rowTop: top)
             } else if cut {
                 cutRow(top: top, rule: rule)
-            } else {
+            } else if !addBoundsInOrder(top: top, rule: rule) {
                 var budget = Self.crossingBudget
                 sweep(top, bottom, rowTop: top, active, activeCount, rule: rule, budget: &budget)
             }
             emitRow(rule: rule, into: &sink)
         }
+    }
+
+    /// The row's chains, when they are still in the order of the row before and clear of one
+    /// another in x (most rows): what `sweep` would add after measuring, sorting and checking
+    /// them, added in one pass (`CellRow.addBounds`). False, having added nothing, otherwise.
+    private mutating func addBoundsInOrder(top: Double, rule: FillRule) -> Bool {
+        for i in 0..<activeCount {
+            let c = chains[Int(active[i])]
+            pieces[i] = lk_chain_piece(first: Int64(c.cursor), end: Int64(c.end), sign: c.direction)
+        }
+        return cells.addBounds(pieces, count: activeCount, of: edges, rule: rule, from: top, to: top + 1, rowTop: top)
     }
 
     /// Every chain adds its signed area over the row.

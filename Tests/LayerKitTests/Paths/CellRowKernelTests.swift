@@ -4,7 +4,7 @@ import Testing
 @testable import LayerKit
 
 /// The scan converter's cell-row kernels (`lk_cell_row_add_chains`, `lk_cell_row_levels`,
-/// `lk_cell_row_blend`, `lk_cell_row_cover`) against the Swift code they replaced, kept here as their definition:
+/// `lk_cell_row_add_bounds`, `lk_cell_row_blend`, `lk_cell_row_cover`) against the Swift code they replaced, kept here as their definition:
 /// the same cells, bits, levels and pixels, bit for bit. Buffers are allocated to their exact
 /// sizes, so that AddressSanitizer (scripts/asan-kernels) sees any access past them.
 @Suite struct CellRowKernelTests {
@@ -264,6 +264,99 @@ import Testing
         #expect(deposits > 3000)
     }
 
+    /// Random chains across a band, in lanes of x that keep them apart or let them meet, in
+    /// order or shuffled: where RowSweep's measure finds them sorted and apart (its sort keeps
+    /// them, no crossing check runs), `lk_cell_row_add_bounds` adds what its `depositBounds`
+    /// adds, bit for bit; where they may meet, it adds nothing and says so.
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func boundsInOrderEqualTheSwiftSweep(rule: FillRule) {
+        var g = SeededGenerator(seed: rule == .nonZero ? 51 : 52)
+        var taken = 0, refused = 0
+        for trial in 0..<600 {
+            let width = Int.random(in: 8...120, using: &g)
+            let rowTop = Double(Int.random(in: 0...20, using: &g))
+            let (ya, yb) = Bool.random(using: &g) ? (rowTop, rowTop + 1)
+                : (rowTop + Double.random(in: 0...0.4, using: &g), rowTop + Double.random(in: 0.6...1, using: &g))
+            let count = Int.random(in: 1...6, using: &g)
+            let lane = Double(width) / Double(count)
+            let touching = Int.random(in: 0..<4, using: &g) == 0
+            var edges: [ScanEdge] = []
+            var pieces: [lk_chain_piece] = []
+            for j in 0..<count {
+                // A chain in lane j (or anywhere, to meet its neighbours), from above the band to below it.
+                let lo = touching ? -3 : Double(j) * lane - 2, hi = touching ? Double(width) + 3 : Double(j + 1) * lane - 2
+                var ys = [ya - Double.random(in: 0...1, using: &g), yb + Double.random(in: 0...1, using: &g)]
+                ys += (0..<Int.random(in: 0...3, using: &g)).map { _ in Double.random(in: ys[0]...ys[1], using: &g) }
+                ys.sort()
+                let first = edges.count
+                var x = Double.random(in: lo...hi, using: &g)
+                for k in 0..<(ys.count - 1) where ys[k + 1] > ys[k] {
+                    let next = Double.random(in: lo...hi, using: &g)
+                    edges.append(ScanEdge(yTop: ys[k], yBottom: ys[k + 1], xTop: x, slope: (next - x) / (ys[k + 1] - ys[k])))
+                    x = next
+                }
+                // Start at the first edge that reaches into the band, as a chain's cursor does.
+                var cursor = first
+                while edges[cursor].yBottom <= ya { cursor += 1 }
+                pieces.append(lk_chain_piece(first: Int64(cursor), end: Int64(edges.count), sign: Bool.random(using: &g) ? 1 : -1))
+            }
+            if Int.random(in: 0..<5, using: &g) == 0 { pieces.shuffle(using: &g) }
+            // RowSweep's measure: the least and greatest x, and x at the middle (the sort key).
+            let measured = pieces.map { p -> (low: Double, high: Double, key: Double) in
+                let mid = (ya + yb) / 2
+                var k = Int(p.first)
+                while edges[k].yBottom <= ya { k += 1 }
+                var e = edges[k]
+                let x0 = e.x(at: ya)
+                var low = x0, high = x0, key = x0
+                while true {
+                    let y = min(e.yBottom, yb)
+                    let x = e.x(at: y)
+                    low = min(low, x)
+                    high = max(high, x)
+                    if e.yTop <= mid, mid <= y { key = e.x(at: mid) }
+                    if y >= yb { break }
+                    k += 1
+                    e = edges[k]
+                }
+                return (low, high, key)
+            }
+            let kernel = Row(width: width)
+            let result = Self.withExact(edges) { e in
+                Self.withExact(pieces) { p in
+                    lk_cell_row_add_bounds(&kernel.row, e, p, Int32(count), rule == .evenOdd ? 1 : 0, ya, yb, rowTop)
+                }
+            }
+            guard result == 1 else {
+                #expect(result == 0)
+                #expect(kernel.equals(Reference(width: width)), "trial \(trial): refused, the row stays empty")
+                refused += 1
+                continue
+            }
+            taken += 1
+            // Taken: the sweep's sort would keep the order, and it would find no overlap.
+            for j in 0..<(count - 1) {
+                #expect(measured[j].key <= measured[j + 1].key && measured[j].high <= measured[j + 1].low + RowSweep.slack,
+                        "trial \(trial): chains \(j) and \(j + 1) were taken in order and apart")
+            }
+            // depositBounds: each chain where the inside begins or ends adds its area, in order.
+            var reference = Reference(width: width)
+            var winding = 0.0, inside = false
+            for p in pieces {
+                let wasInside = inside
+                if rule == .nonZero { winding += p.sign; inside = winding != 0 } else { inside.toggle() }
+                if inside != wasInside {
+                    reference.depositChain(edges, Int(p.first)..<Int(p.end), ya, yb, rowTop: rowTop, sign: inside ? 1 : -1)
+                }
+            }
+            guard kernel.equals(reference) else {
+                Issue.record("trial \(trial): width \(width), \(count) chains over \(ya)…\(yb): the cells differ")
+                return
+            }
+        }
+        #expect(taken > 200 && refused > 100, "taken \(taken), refused \(refused)")
+    }
+
     /// Random cells (sparse and dense, sums beyond 1 and below −1) read out: the kernel's levels,
     /// span and tail are the coverage the Swift code reported, and the cells are cleared.
     @Test(arguments: [FillRule.nonZero, .evenOdd])
@@ -413,7 +506,11 @@ import Testing
             #expect(lk_cell_row_levels(&bad, 0, &levels, &span) == LK_INVALID)
             #expect(lk_cell_row_blend(&bad, 0, &pixels, 0xFF00_0000, &table) == LK_INVALID)
             #expect(lk_cell_row_cover(&bad, 0, &levels) == LK_INVALID)
+            #expect(lk_cell_row_add_bounds(&bad, edge, piece, 1, 0, 0, 1, 0) == -1)
         }
+        #expect(lk_cell_row_add_bounds(&kernel.row, edge, [lk_chain_piece(first: 1, end: 0, sign: 1)], 1, 0, 0, 1, 0) == -1)
+        #expect(lk_cell_row_add_bounds(&kernel.row, edge, piece, 1, 0, -0.5, 1, 0) == -1, "a band above the row")
+        #expect(lk_cell_row_add_bounds(&kernel.row, nil, piece, 1, 0, 0, 1, 0) == -1)
         #expect(lk_cell_row_add_chains(&kernel.row, edge, [lk_chain_piece(first: 1, end: 0, sign: 1)], 1, 0, 1, 0) == LK_INVALID)
         #expect(lk_cell_row_add_chains(&kernel.row, edge, [lk_chain_piece(first: -1, end: 1, sign: 1)], 1, 0, 1, 0) == LK_INVALID)
         #expect(lk_cell_row_add_chains(&kernel.row, edge, piece, 1, -0.5, 1, 0) == LK_INVALID, "a band above the row")
@@ -435,6 +532,9 @@ import Testing
         #expect(lk_cell_row_add_chains(&kernel.row, nan, [lk_chain_piece(first: 1, end: 2, sign: 1)], 1, 1, 2, 1) == LK_OK)
         #expect(lk_cell_row_levels(&kernel.row, 0, &levels, &span) == LK_OK)
         #expect(span.lo == 3 && span.hi == 5 && span.tail == 255 && levels[3] == 255 && levels[4] == 255, "full coverage right of x = 3")
+        // The in-order path only starts from an empty row.
+        #expect(lk_cell_row_add_chains(&kernel.row, edge, piece, 1, 0, 1, 0) == LK_OK)
+        #expect(lk_cell_row_add_bounds(&kernel.row, edge, piece, 1, 0, 0, 1, 0) == -1, "a row with area in it")
     }
 
     // MARK: Helpers
