@@ -332,51 +332,6 @@ static void blend_run(uint32_t *p, int64_t count, uint64_t e) {
     for (; i < count; i++) p[i] = s + mul_un8x4(p[i], inverse);
 }
 
-/* lk_cell_row_blend for one rule (a constant, so that each rule gets its own loop). */
-LK_INLINE void blend_row(lk_cell_row *row, const int even_odd, uint32_t *dst, uint32_t color, uint64_t *table) {
-    const int64_t width = row->width;
-    double *acc = row->cells;
-    uint64_t *touched = row->touched;
-    double sum = 0;
-    /* The next pixel not yet blended, and the coverage since the last cell read. */
-    int64_t x = 0;
-    uint32_t level = 0;
-    for (int64_t w = row->first_word; w <= row->last_word; w++) {
-        uint64_t bits = touched[w];
-        if (bits == 0) continue;
-        touched[w] = 0;
-        const int64_t base = w << 6;
-        do {
-            const int64_t cell = base + __builtin_ctzll(bits);
-            bits &= bits - 1;
-            if (cell > x && x < width) {
-                const int64_t end = cell < width ? cell : width;
-                if (level != 0) blend_run(dst + x, end - x, entry(table, color, level));
-                x = end;
-            }
-            sum += acc[cell];
-            acc[cell] = 0;
-            if (cell >= width) continue;
-            level = level_of(sum, even_odd);
-            if (level != 0) blend_pixel(dst + cell, entry(table, color, level));
-            x = cell + 1;
-        } while (bits != 0);
-    }
-    row->first_word = INT64_MAX;
-    row->last_word = -1;
-    if (x < width && level != 0) blend_run(dst + x, width - x, entry(table, color, level));
-}
-
-lk_status lk_cell_row_blend(lk_cell_row *row, int32_t even_odd, uint32_t *dst, uint32_t color, uint64_t *table) {
-    if (!valid_row(row) || !dst || !table) return LK_INVALID;
-    if (row->first_word > row->last_word) return LK_OK;
-    if (even_odd)
-        blend_row(row, 1, dst, color, table);
-    else
-        blend_row(row, 0, dst, color, table);
-    return LK_OK;
-}
-
 /* ---- A row's coverage added into an 8-bit mask ---- */
 
 /* Source-over of coverage g onto m, rounded as pixman multiplies: m + g − m·g/255. */
@@ -408,12 +363,38 @@ static void cover_run(uint8_t *p, int64_t count, uint32_t g) {
     for (; i < count; i++) p[i] = coverage_over(p[i], g);
 }
 
-/* lk_cell_row_cover for one rule. */
-LK_INLINE void cover_row(lk_cell_row *row, const int even_odd, uint8_t *mask) {
+/* ---- A row read out ---- */
+
+/* Where a row's read-out goes: pixels blended with a color's levels (dst, color, table), or
+ * coverage added over a mask. */
+typedef struct lk_row_sink {
+    uint32_t *dst;
+    uint32_t color;
+    uint64_t *table;
+    uint8_t *mask;
+} lk_row_sink;
+
+/* `count` pixels from x at one level. */
+LK_INLINE void sink_run(const lk_row_sink *s, const int cover, int64_t x, int64_t count, uint32_t level) {
+    if (cover) cover_run(s->mask + x, count, level);
+    else blend_run(s->dst + x, count, entry(s->table, s->color, level));
+}
+
+/* Pixel x at its own level. */
+LK_INLINE void sink_pixel(const lk_row_sink *s, const int cover, int64_t x, uint32_t level) {
+    if (cover) s->mask[x] = coverage_over(s->mask[x], level);
+    else blend_pixel(s->dst + x, entry(s->table, s->color, level));
+}
+
+/* Reads a row's cells out into the sink and clears them, for one rule and one sink (constants,
+ * so that each gets its own loop): runs between touched cells take the level of the sum so far,
+ * a touched cell its own. */
+LK_INLINE void read_row(lk_cell_row *row, const int even_odd, const int cover, const lk_row_sink *sink) {
     const int64_t width = row->width;
     double *acc = row->cells;
     uint64_t *touched = row->touched;
     double sum = 0;
+    /* The next pixel not yet written, and the coverage since the last cell read. */
     int64_t x = 0;
     uint32_t level = 0;
     for (int64_t w = row->first_word; w <= row->last_word; w++) {
@@ -426,28 +407,40 @@ LK_INLINE void cover_row(lk_cell_row *row, const int even_odd, uint8_t *mask) {
             bits &= bits - 1;
             if (cell > x && x < width) {
                 const int64_t end = cell < width ? cell : width;
-                if (level != 0) cover_run(mask + x, end - x, level);
+                if (level != 0) sink_run(sink, cover, x, end - x, level);
                 x = end;
             }
             sum += acc[cell];
             acc[cell] = 0;
             if (cell >= width) continue;
             level = level_of(sum, even_odd);
-            if (level != 0) mask[cell] = coverage_over(mask[cell], level);
+            if (level != 0) sink_pixel(sink, cover, cell, level);
             x = cell + 1;
         } while (bits != 0);
     }
     row->first_word = INT64_MAX;
     row->last_word = -1;
-    if (x < width && level != 0) cover_run(mask + x, width - x, level);
+    if (x < width && level != 0) sink_run(sink, cover, x, width - x, level);
+}
+
+lk_status lk_cell_row_blend(lk_cell_row *row, int32_t even_odd, uint32_t *dst, uint32_t color, uint64_t *table) {
+    if (!valid_row(row) || !dst || !table) return LK_INVALID;
+    if (row->first_word > row->last_word) return LK_OK;
+    const lk_row_sink sink = {dst, color, table, NULL};
+    if (even_odd)
+        read_row(row, 1, 0, &sink);
+    else
+        read_row(row, 0, 0, &sink);
+    return LK_OK;
 }
 
 lk_status lk_cell_row_cover(lk_cell_row *row, int32_t even_odd, uint8_t *mask) {
     if (!valid_row(row) || !mask) return LK_INVALID;
     if (row->first_word > row->last_word) return LK_OK;
+    const lk_row_sink sink = {NULL, 0, NULL, mask};
     if (even_odd)
-        cover_row(row, 1, mask);
+        read_row(row, 1, 1, &sink);
     else
-        cover_row(row, 0, mask);
+        read_row(row, 0, 1, &sink);
     return LK_OK;
 }
