@@ -334,12 +334,6 @@ static void blend_run(uint32_t *p, int64_t count, uint64_t e) {
 
 /* ---- A row's coverage added into an 8-bit mask ---- */
 
-/* Source-over of coverage g onto m, rounded as pixman multiplies: m + g − m·g/255. */
-LK_INLINE uint8_t coverage_over(uint32_t m, uint32_t g) {
-    const uint32_t t = m * g + 0x80;
-    return (uint8_t)(m + g - ((t + (t >> 8)) >> 8));
-}
-
 /* Coverage g over `count` mask bytes. */
 static void cover_run(uint8_t *p, int64_t count, uint32_t g) {
     if (g == 255) {
@@ -348,19 +342,11 @@ static void cover_run(uint8_t *p, int64_t count, uint32_t g) {
     }
     int64_t i = 0;
 #if LK_X86
-    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(0x80), k = _mm_set1_epi16(0x0101);
-    const __m128i g16 = _mm_set1_epi16((short)g);
-    for (; i + 16 <= count; i += 16) {
-        const __m128i m = _mm_loadu_si128((const __m128i *)(p + i));
-        const __m128i lo = _mm_unpacklo_epi8(m, zero), hi = _mm_unpackhi_epi8(m, zero);
-        /* (t · 257) >> 16 equals (t + (t >> 8)) >> 8 for every t = m · g + 128 (t < 65,153). */
-        const __m128i p_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(lo, g16), half), k);
-        const __m128i p_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(hi, g16), half), k);
-        const __m128i r_lo = _mm_sub_epi16(_mm_add_epi16(lo, g16), p_lo), r_hi = _mm_sub_epi16(_mm_add_epi16(hi, g16), p_hi);
-        _mm_storeu_si128((__m128i *)(p + i), _mm_packus_epi16(r_lo, r_hi));
-    }
+    const __m128i g8 = _mm_set1_epi8((char)g);
+    for (; i + 16 <= count; i += 16)
+        _mm_storeu_si128((__m128i *)(p + i), lk_coverage_over16(_mm_loadu_si128((const __m128i *)(p + i)), g8));
 #endif
-    for (; i < count; i++) p[i] = coverage_over(p[i], g);
+    for (; i < count; i++) p[i] = lk_coverage_over(p[i], g);
 }
 
 /* ---- A row read out ---- */
@@ -382,7 +368,7 @@ LK_INLINE void sink_run(const lk_row_sink *s, const int cover, int64_t x, int64_
 
 /* Pixel x at its own level. */
 LK_INLINE void sink_pixel(const lk_row_sink *s, const int cover, int64_t x, uint32_t level) {
-    if (cover) s->mask[x] = coverage_over(s->mask[x], level);
+    if (cover) s->mask[x] = lk_coverage_over(s->mask[x], level);
     else blend_pixel(s->dst + x, entry(s->table, s->color, level));
 }
 

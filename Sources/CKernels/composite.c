@@ -422,25 +422,7 @@ lk_status lk_a8_pairs(const void *src, int32_t width, int32_t height, int32_t sr
 
 /* ---- Glyph coverage added into an A8 mask ---- */
 
-static inline uint8_t coverage_over(uint8_t m, uint8_t g) {
-    const uint32_t t = (uint32_t)m * g + 0x80;
-    return (uint8_t)(m + g - ((t + (t >> 8)) >> 8));
-}
-
 #if LK_X86
-/* Sixteen mask bytes `m` with sixteen glyph bytes `g`, coverage_over in 16-bit lanes (lanes of
- * `g` already zeroed where the glyph has no pixel, which leaves the mask's byte as it was). */
-static inline __m128i coverage_over16(__m128i m, __m128i g) {
-    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(0x80), k = _mm_set1_epi16(0x0101);
-    const __m128i m_lo = _mm_unpacklo_epi8(m, zero), m_hi = _mm_unpackhi_epi8(m, zero);
-    const __m128i g_lo = _mm_unpacklo_epi8(g, zero), g_hi = _mm_unpackhi_epi8(g, zero);
-    /* (t · 257) >> 16 equals (t + (t >> 8)) >> 8 for every t = m·g + 128 (t < 65,153). */
-    const __m128i p_lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(m_lo, g_lo), half), k);
-    const __m128i p_hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(m_hi, g_hi), half), k);
-    const __m128i lo = _mm_sub_epi16(_mm_add_epi16(m_lo, g_lo), p_lo), hi = _mm_sub_epi16(_mm_add_epi16(m_hi, g_hi), p_hi);
-    return _mm_packus_epi16(lo, hi);
-}
-
 /* The first `n` (0 ... 16) lanes set. */
 static inline __m128i first_lanes(int n) {
     static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
@@ -480,12 +462,12 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t width, int32_t height, int32_t
             for (int32_t r = 0; r < rows; r++, s += g->stride, d += stride) {
                 for (int32_t j = 0; j + 1 < steps; j++) {
                     const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
-                    _mm_storeu_si128((__m128i *)(d + 16 * j), coverage_over16(m, _mm_loadu_si128((const __m128i *)(s + 16 * j))));
+                    _mm_storeu_si128((__m128i *)(d + 16 * j), lk_coverage_over16(m, _mm_loadu_si128((const __m128i *)(s + 16 * j))));
                 }
                 const int32_t j = steps - 1;
                 const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
                 const __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(s + 16 * j)), last);
-                _mm_storeu_si128((__m128i *)(d + 16 * j), coverage_over16(m, c));
+                _mm_storeu_si128((__m128i *)(d + 16 * j), lk_coverage_over16(m, c));
             }
             k = steps * 16 < n ? steps * 16 : n;
         }
@@ -494,7 +476,7 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t width, int32_t height, int32_t
             for (int32_t r = 0; r < rows; r++) {
                 const uint8_t *s = src + (ptrdiff_t)r * g->stride;
                 uint8_t *d = dst + (ptrdiff_t)r * stride;
-                for (int32_t c = k; c < n; c++) d[c] = coverage_over(d[c], s[c]);
+                for (int32_t c = k; c < n; c++) d[c] = lk_coverage_over(d[c], s[c]);
             }
         }
     }
