@@ -34,8 +34,8 @@ static int valid(const lk_job *job) {
         return (job->op == LK_OP_OVER || job->op == LK_OP_SRC) && job->src_stride / 4 >= job->src_width &&
                job->src_stride % 4 == 0;
     case LK_FORMAT_A8:
-        if (job->pairs && (job->src_width < 2 || job->src_height < 2 || job->pairs_stride / 2 < job->src_width ||
-                           (int64_t)job->pairs_stride * (job->src_height - 1) > INT32_MAX))
+        if (job->pairs && (job->src_width < 2 || job->src_height < 2 || job->pairs_stride / 2 < job->src_width + 2 ||
+                           (int64_t)job->pairs_stride * (job->src_height + 1) > INT32_MAX))
             return 0;
         return job->op == LK_OP_OVER && job->src_stride >= job->src_width;
     default:
@@ -237,9 +237,12 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
         limits.low_y = (int64_t)texels.y1 * 65536 + 1;
         limits.high_y = (int64_t)texels.y2 * 65536;
     }
-    limits.inner_low = 0x8000;
-    limits.inner_high_x = (w - 1) * 65536 + 0x7fff;
-    limits.inner_high_y = (h - 1) * 65536 + 0x7fff;
+    /* Inner samples read their 2x2 texels without checks: the texel left of/above, (X − ½) >> 16,
+     * in 0 … size − 2, or with the pairs' clear border in −1 … size − 1. */
+    const int bordered = bilinear && job->pairs;
+    limits.inner_low = bordered ? -0x8000 : 0x8000;
+    limits.inner_high_x = (bordered ? w : w - 1) * 65536 + 0x7fff;
+    limits.inner_high_y = (bordered ? h : h - 1) * 65536 + 0x7fff;
     lk_row row;
     memset(&row, 0, sizeof row);
     row.context = &c;
@@ -248,9 +251,11 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
     lk_affine_spans spans;
     memset(&spans, 0, sizeof spans);
     /* A clear border a texel wide (a blurred shadow's) puts every sample of the span inside: its
-     * texel left of/above, x1 − 1 … x2 − 1, lies in 0 … width − 2. The inner span is then the
-     * span, and is not solved. */
-    const int inner_is_span = texels.x1 >= 1 && texels.y1 >= 1 && texels.x2 <= w - 1 && texels.y2 <= h - 1;
+     * texel left of/above, x1 − 1 … x2 − 1, lies in 0 … width − 2. So do the pairs' border (a
+     * turned hand's coverage reaches its store's edges): −1 … width − 1 is inside them. The
+     * inner span is then the span, and is not solved. */
+    const int inner_is_span =
+        bordered || (texels.x1 >= 1 && texels.y1 >= 1 && texels.x2 <= w - 1 && texels.y2 <= h - 1);
     spans.bilinear = bilinear && !inner_is_span;
     spans.row = INT64_MIN;
     lk_row_span rows[LK_SPAN_ROWS];
@@ -397,25 +402,34 @@ lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y) {
 lk_status lk_a8_pairs(const void *src, int32_t width, int32_t height, int32_t src_stride, void *pairs,
                       int32_t pairs_stride) {
     if (!src || !pairs || width < 2 || height < 2 || width > LK_MAX_DIMENSION || height > LK_MAX_DIMENSION ||
-        src_stride < width || pairs_stride / 2 < width || (int64_t)src_stride * height > INT32_MAX ||
-        (int64_t)pairs_stride * (height - 1) > INT32_MAX)
+        src_stride < width || pairs_stride / 2 < width + 2 || (int64_t)src_stride * height > INT32_MAX ||
+        (int64_t)pairs_stride * (height + 1) > INT32_MAX)
         return LK_INVALID;
-    for (int32_t y = 0; y + 1 < height; y++) {
-        const uint8_t *top = (const uint8_t *)src + (ptrdiff_t)y * src_stride, *bottom = top + src_stride;
-        uint8_t *out = (uint8_t *)pairs + (ptrdiff_t)y * pairs_stride;
+    /* Row r pairs source rows r − 1 and r, a clear row standing for those outside; column c is
+     * texel x = c − 1, with a clear pair on either side. */
+    static const uint8_t clear[16];
+    for (int32_t r = 0; r <= height; r++) {
+        const uint8_t *top = r > 0 ? (const uint8_t *)src + (ptrdiff_t)(r - 1) * src_stride : clear;
+        const uint8_t *bottom = r < height ? (const uint8_t *)src + (ptrdiff_t)r * src_stride : clear;
+        const ptrdiff_t top_step = r > 0 ? 1 : 0, bottom_step = r < height ? 1 : 0;
+        uint8_t *out = (uint8_t *)pairs + (ptrdiff_t)r * pairs_stride;
+        out[0] = out[1] = 0;
+        out += 2;
         int32_t x = 0;
 #if LK_X86
         /* Sixteen texels of each row a step, interleaved byte by byte (SSE2, the x86-64 baseline). */
         for (; x + 16 <= width; x += 16) {
-            const __m128i t = _mm_loadu_si128((const __m128i *)(top + x)), b = _mm_loadu_si128((const __m128i *)(bottom + x));
+            const __m128i t = _mm_loadu_si128((const __m128i *)(top + x * top_step));
+            const __m128i b = _mm_loadu_si128((const __m128i *)(bottom + x * bottom_step));
             _mm_storeu_si128((__m128i *)(out + 2 * x), _mm_unpacklo_epi8(t, b));
             _mm_storeu_si128((__m128i *)(out + 2 * x + 16), _mm_unpackhi_epi8(t, b));
         }
 #endif
         for (; x < width; x++) {
-            out[2 * x] = top[x];
-            out[2 * x + 1] = bottom[x];
+            out[2 * x] = top[x * top_step];
+            out[2 * x + 1] = bottom[x * bottom_step];
         }
+        out[2 * width] = out[2 * width + 1] = 0;
     }
     return LK_OK;
 }

@@ -89,9 +89,12 @@ typedef struct lk_job {
 
     /* LK_FORMAT_A8 sources of at least 2x2, optionally: the same texels in vertical pairs
      * (lk_a8_pairs), from which affine bilinear rows read each pixel's 2x2 texels in one load
-     * rather than two. Row y (0 … src_height − 2) holds, for every x, texel (x, y) then
-     * (x, y + 1); `pairs_stride` bytes from one row to the next (at least 2 · src_width). NULL:
-     * none. The pixels drawn are the same either way. */
+     * rather than two, `pairs` pointing at pair (0, 0). Pair (x, y), for x in −1 … src_width and
+     * y in −1 … src_height − 1, is texel (x, y) then (x, y + 1), those outside the source 0, at
+     * byte y · pairs_stride + 2 · x (pairs_stride at least 2 · (src_width + 2)). With the clear
+     * border every sample that can draw reads its texels without a check, so rows whose
+     * coverage reaches the source's edges take no edge path. NULL: none. The pixels drawn are the
+     * same either way. */
     const void *pairs;
     int32_t pairs_stride;
 
@@ -150,9 +153,11 @@ typedef struct lk_glyph_blit {
 lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t width, int32_t height, int32_t stride, const lk_glyph_blit *glyphs,
                            int32_t count);
 
-/* Writes the vertical pairs of a `width` x `height` A8 source (at least 2x2) into `pairs`:
- * height − 1 rows of `pairs_stride` bytes (at least 2 · width), row y holding, for every x,
- * texel (x, y) then (x, y + 1). LK_INVALID, writing nothing, for sizes or strides out of range. */
+/* Writes the vertical pairs of a `width` x `height` A8 source (at least 2x2) into `pairs`, with
+ * a clear border (see lk_job.pairs): height + 1 rows of `pairs_stride` bytes (at least
+ * 2 · (width + 2)), row r holding, for x = −1 … width, texel (x, r − 1) then (x, r), texels
+ * outside the source 0; pair (0, 0), which lk_job.pairs points at, is at byte pairs_stride + 2.
+ * LK_INVALID, writing nothing, for sizes or strides out of range. */
 lk_status lk_a8_pairs(const void *src, int32_t width, int32_t height, int32_t src_stride, void *pairs,
                       int32_t pairs_stride);
 

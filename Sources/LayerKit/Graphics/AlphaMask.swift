@@ -69,31 +69,35 @@ import Darwin
         free(pairs)
     }
 
-    /// Bytes per row of the vertical pairs: two a texel, rounded up to 16.
-    private var pairsBytesPerRow: Int { (2 * width + 15) & ~15 }
+    /// Bytes per row of the vertical pairs: two a texel and a clear pair either side, rounded
+    /// up to 16.
+    private var pairsBytesPerRow: Int { (2 * (width + 2) + 15) & ~15 }
 
     /// The bytes the vertical pairs hold, once made.
-    var pairsByteCount: Int { pairsLock.withLock { pairs == nil ? 0 : pairsBytesPerRow * (height - 1) } }
+    var pairsByteCount: Int { pairsLock.withLock { pairs == nil ? 0 : pairsBytesPerRow * (height + 1) } }
 
-    /// The coverage in vertical pairs, for the kernels' bilinear rows (`lk_job.pairs`): row y
-    /// holds, for every x, the coverage at (x, y) then at (x, y + 1), so that a sample's 2x2
-    /// texels are one 32-bit load rather than two 16-bit ones (the turned shadows of a clock's
-    /// hands sample a quarter faster). Made when first asked for after the pixels changed and
-    /// kept while they do not (twice the mask's bytes); nil for masks under 2x2 or without
-    /// memory for them. Safe to call from several threads at once, while nothing writes the
-    /// pixels.
+    /// The coverage in vertical pairs, for the kernels' bilinear rows (`lk_job.pairs`): the
+    /// pointer is pair (0, 0), and row y holds, for every x, the coverage at (x, y) then at
+    /// (x, y + 1), so that a sample's 2x2 texels are one 32-bit load rather than two 16-bit ones
+    /// (the turned shadows of a clock's hands sample a quarter faster). Around them is a clear
+    /// border: pairs x = −1 and x = width, and rows y = −1 and y = height − 1, read zero for
+    /// texels outside, so that samples at the mask's edges need no checks (a turned hand whose
+    /// coverage reaches its store's edges). Made when first asked for after the pixels changed
+    /// and kept while they do not (about twice the mask's bytes); nil for masks under 2x2 or
+    /// without memory for them. Safe to call from several threads at once, while nothing writes
+    /// the pixels.
     func verticalPairs() -> (pointer: UnsafeRawPointer, bytesPerRow: Int)? {
         guard width >= 2, height >= 2 else { return nil }
         let stride = pairsBytesPerRow
         return pairsLock.withLock {
-            if pairs == nil { pairs = malloc(stride * (height - 1)) }
+            if pairs == nil { pairs = malloc(stride * (height + 1)) }
             guard let pairs else { return nil }
             if pairsVersion != version {
                 guard lk_a8_pairs(pixels, Int32(width), Int32(height), Int32(bytesPerRow), pairs, Int32(stride)) == LK_OK
                 else { return nil }
                 pairsVersion = version
             }
-            return (UnsafeRawPointer(pairs), stride)
+            return (UnsafeRawPointer(pairs + stride + 2), stride)
         }
     }
 

@@ -173,20 +173,22 @@ import Testing
     }
 
     /// The pairs' layout: row y holds (x, y), (x, y + 1) for every x, any width (the SIMD steps
-    /// and the tail), made again after the mask changes and kept while it does not; sizes and
-    /// strides out of range are refused, writing nothing.
+    /// and the tail), inside a clear border (x = −1 and width, y = −1 and height − 1 read zero
+    /// outside the mask); made again after the mask changes and kept while it does not; sizes
+    /// and strides out of range are refused, writing nothing.
     @Test func verticalPairsHoldEachTexelAboveTheOneBelow() throws {
         var g = SeededGenerator(seed: 77)
         for (width, height) in [(2, 2), (5, 3), (16, 4), (37, 9), (64, 2)] {
             let mask = try KernelFixtures.mask(width: width, height: height, &g)
+            func texel(_ x: Int, _ y: Int) -> UInt8 { mask.bounds.contains(x: x, y: y) ? mask[x, y] : 0 }
             for pass in 0..<2 {
                 let pairs = try #require(mask.verticalPairs())
-                #expect(pairs.bytesPerRow >= 2 * width)
+                #expect(pairs.bytesPerRow >= 2 * (width + 2))
                 let bytes = pairs.pointer.assumingMemoryBound(to: UInt8.self)
-                for y in 0..<(height - 1) {
-                    for x in 0..<width {
-                        #expect(bytes[y * pairs.bytesPerRow + 2 * x] == mask[x, y], "\(width)x\(height) pass \(pass) at (\(x), \(y))")
-                        #expect(bytes[y * pairs.bytesPerRow + 2 * x + 1] == mask[x, y + 1])
+                for y in -1..<height {
+                    for x in -1...width {
+                        #expect(bytes[y * pairs.bytesPerRow + 2 * x] == texel(x, y), "\(width)x\(height) pass \(pass) at (\(x), \(y))")
+                        #expect(bytes[y * pairs.bytesPerRow + 2 * x + 1] == texel(x, y + 1), "\(width)x\(height) pass \(pass) at (\(x), \(y))")
                     }
                 }
                 #expect(mask.verticalPairs()?.pointer == pairs.pointer, "kept while the mask is unchanged")
@@ -195,13 +197,21 @@ import Testing
         }
         #expect(try AlphaMask(width: 1, height: 9).verticalPairs() == nil)
         #expect(try AlphaMask(width: 9, height: 1).verticalPairs() == nil)
-        var source = [UInt8](repeating: 7, count: 64), out = [UInt8](repeating: 0, count: 256)
-        #expect(lk_a8_pairs(&source, 8, 8, 8, &out, 15) == LK_INVALID, "a pairs row narrower than two texels a texel")
-        #expect(lk_a8_pairs(&source, 8, 1, 8, &out, 16) == LK_INVALID)
-        #expect(lk_a8_pairs(&source, 8, 8, 7, &out, 16) == LK_INVALID)
-        #expect(out.allSatisfy { $0 == 0 })
-        #expect(lk_a8_pairs(&source, 8, 8, 8, &out, 16) == LK_OK)
-        #expect(out[0..<(16 * 7)].allSatisfy { $0 == 7 } && out[(16 * 7)...].allSatisfy { $0 == 0 })
+        var source = [UInt8](repeating: 7, count: 64), out = [UInt8](repeating: 9, count: 256)
+        #expect(lk_a8_pairs(&source, 8, 8, 8, &out, 19) == LK_INVALID, "a pairs row narrower than two bytes a texel and the border")
+        #expect(lk_a8_pairs(&source, 8, 1, 8, &out, 20) == LK_INVALID)
+        #expect(lk_a8_pairs(&source, 8, 8, 7, &out, 20) == LK_INVALID)
+        #expect(out.allSatisfy { $0 == 9 })
+        #expect(lk_a8_pairs(&source, 8, 8, 8, &out, 20) == LK_OK)
+        // Nine rows of ten pairs: the border's bytes 0, the texels' 7, nothing written after.
+        for r in 0...8 {
+            for c in 0..<10 {
+                let inside = (1...8).contains(c)
+                #expect(out[r * 20 + 2 * c] == (inside && r > 0 ? 7 : 0), "row \(r), pair \(c)")
+                #expect(out[r * 20 + 2 * c + 1] == (inside && r < 8 ? 7 : 0), "row \(r), pair \(c)")
+            }
+        }
+        #expect(out[(20 * 9)...].allSatisfy { $0 == 9 })
     }
 
     /// The painter samples turned coverage from vertical pairs only while a frame's turned and
