@@ -140,9 +140,8 @@ static void clear_outside(const lk_job *job, int32_t y, const lk_box *box, int64
     if (hi < box->x2) memset(dst_pixel(job, hi, y), 0, (size_t)(box->x2 - hi) * 4);
 }
 
-/* Asks for row y's pixels lo … hi (widened a little) ahead of use: a composite starts every row
- * at a new cache line, 4 × width bytes from the last, which the hardware's stream prefetchers do
- * not follow; without this, the first load of a row's destination dominates small sprites. */
+/* Asks for row y's pixels lo … hi, widened a little, ahead of use (see lk_prefetch_run): the
+ * projective composite, which draws row by row, asks for the next row's as it begins a row. */
 static void prefetch_row(const lk_job *job, int32_t y, int64_t lo, int64_t hi) {
     if (y >= job->origin_y + job->dst_height || hi <= lo) return;
     const int64_t margin = 16, x0 = job->origin_x, x1 = x0 + job->dst_width;
@@ -154,19 +153,52 @@ static void prefetch_row(const lk_job *job, int32_t y, int64_t lo, int64_t hi) {
 
 /* ---- Affine (the spans walked row by row: spans.h) ---- */
 
-/* Draws pixels lo … hi − 1 of row y, those of in_lo … in_hi − 1 (the inner span, maybe empty)
- * with the entry's inner function, the rest with its edge function, and in whole steps where
- * it can: a left edge run grows to a multiple of the variant's lanes (`lanes`, a power of two)
- * and an inner run followed by an edge run keeps whole steps, the rest going to the edge run
+/* Runs collected for one row function, drawn a block at a time (lk_runs_fn). */
+#define LK_RUN_BLOCK 64
+typedef struct lk_run_list {
+    lk_row_fn fn;
+    lk_runs_fn batch;
+    int32_t n;
+    lk_run runs[LK_RUN_BLOCK];
+} lk_run_list;
+
+static void draw_runs(const lk_row *row, lk_run_list *l) {
+    if (l->batch) {
+        if (l->n > 0) l->batch(row, l->runs, l->n);
+    } else {
+        for (int32_t k = 0; k < l->n; k++) {
+            const lk_run *run = &l->runs[k];
+            if (k + 1 < l->n) lk_prefetch_run(run + 1);
+            l->fn(row, run->fx, run->fy, run->dst, run->count);
+        }
+    }
+    l->n = 0;
+}
+
+LK_INLINE void add_run(const lk_row *row, lk_run_list *l, const lk_job *job, const int32_t m[6], int64_t bx, int64_t by,
+                       int32_t y, int64_t lo, int64_t hi) {
+    if (l->n == LK_RUN_BLOCK) draw_runs(row, l);
+    /* Within the span every coordinate fits pixman's 32 bits. */
+    lk_run *run = &l->runs[l->n++];
+    run->dst = dst_pixel(job, lo, y);
+    run->fx = (int32_t)(m[0] * lo + bx);
+    run->fy = (int32_t)(m[3] * lo + by);
+    run->count = (int32_t)(hi - lo);
+}
+
+/* Collects pixels lo … hi − 1 of row y, those of in_lo … in_hi − 1 (the inner span, maybe
+ * empty) for the entry's inner function, the rest for its edge function, and in whole steps
+ * where it can: a left edge run grows to a multiple of the variant's lanes (`lanes`, a power of
+ * two) and an inner run followed by an edge run keeps whole steps, the rest going to the edge run
  * (the edge code draws inner pixels too), so that short rows are not three part-filled steps.
  * An inner run left empty, or short (LK_SHORT_INNER), merges with its edge runs into one. */
 /* Inner runs shorter than this many steps between edge runs are drawn by the edge function
  * with them: a call costs about a step, and an edge step little more than an inner one. */
 #define LK_SHORT_INNER 8
 
-LK_INLINE void draw_row(const lk_job *job, const lk_kernel_entry *e, const lk_row *row, int64_t lanes,
-                        const int32_t m[6], int64_t bx, int64_t by, int32_t y, int64_t lo, int64_t hi, int64_t in_lo,
-                        int64_t in_hi) {
+LK_INLINE void collect_row(const lk_job *job, const lk_row *row, lk_run_list *inner, lk_run_list *edge, int64_t lanes,
+                           const int32_t m[6], int64_t bx, int64_t by, int32_t y, int64_t lo, int64_t hi, int64_t in_lo,
+                           int64_t in_hi) {
     const int64_t part = lanes - 1;
     if (in_lo < lo) in_lo = lo;
     if (in_hi > hi) in_hi = hi;
@@ -177,18 +209,13 @@ LK_INLINE void draw_row(const lk_job *job, const lk_kernel_entry *e, const lk_ro
         }
         if (in_hi < hi) in_hi -= (in_hi - in_lo) & part;
     }
-    /* Within the span every coordinate fits pixman's 32 bits. */
     if (in_lo >= in_hi || ((in_lo > lo || in_hi < hi) && in_hi - in_lo < LK_SHORT_INNER * lanes)) {
-        e->edge(row, (int32_t)(m[0] * lo + bx), (int32_t)(m[3] * lo + by), dst_pixel(job, lo, y), (int32_t)(hi - lo));
+        add_run(row, edge, job, m, bx, by, y, lo, hi);
         return;
     }
-    if (in_lo > lo)
-        e->edge(row, (int32_t)(m[0] * lo + bx), (int32_t)(m[3] * lo + by), dst_pixel(job, lo, y), (int32_t)(in_lo - lo));
-    e->inner(row, (int32_t)(m[0] * in_lo + bx), (int32_t)(m[3] * in_lo + by), dst_pixel(job, in_lo, y),
-             (int32_t)(in_hi - in_lo));
-    if (hi > in_hi)
-        e->edge(row, (int32_t)(m[0] * in_hi + bx), (int32_t)(m[3] * in_hi + by), dst_pixel(job, in_hi, y),
-                (int32_t)(hi - in_hi));
+    if (in_lo > lo) add_run(row, edge, job, m, bx, by, y, lo, in_lo);
+    add_run(row, inner, job, m, bx, by, y, in_lo, in_hi);
+    if (hi > in_hi) add_run(row, edge, job, m, bx, by, y, in_hi, hi);
 }
 
 lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
@@ -259,6 +286,11 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
     spans.bilinear = bilinear && !inner_is_span;
     spans.row = INT64_MIN;
     lk_row_span rows[LK_SPAN_ROWS];
+    /* Each block of rows' runs are drawn together, inner then edge: the pixels of different
+     * runs are different, so the order is free. */
+    lk_run_list inner, edge;
+    inner.fn = e->inner, inner.batch = e->inner_runs, inner.n = 0;
+    edge.fn = e->edge, edge.batch = NULL, edge.n = 0;
     const int64_t dst_y2 = (int64_t)job->origin_y + job->dst_height;
     /* Band by band: the boxes that follow one another with the same rows (a pixman region's
      * come so, left to right) share each row's span, solved once. */
@@ -281,7 +313,6 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
             for (int32_t i = 0; i < n; i++) {
                 const int32_t y = y0 + i;
                 const int64_t lo = rows[i].lo, hi = rows[i].hi;
-                if (lo < hi && (y + 1 < y2 || end < job->box_count)) prefetch_row(job, y + 1, lo, hi);
                 /* The row's X and Y at pixel 0, as the walk has them. */
                 const int64_t bx = (int64_t)m[1] * y + m[2] + kx, by = (int64_t)m[4] * y + m[5] + ky;
                 for (int32_t k = first; k < end; k++) {
@@ -295,9 +326,12 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
                         clear_outside(job, y, &clipped, run_lo, run_hi);
                     }
                     if (run_lo < run_hi)
-                        draw_row(job, e, &row, lanes, m, bx, by, y, run_lo, run_hi, rows[i].in_lo, rows[i].in_hi);
+                        collect_row(job, &row, &inner, &edge, lanes, m, bx, by, y, run_lo, run_hi, rows[i].in_lo,
+                                    rows[i].in_hi);
                 }
             }
+            draw_runs(&row, &inner);
+            draw_runs(&row, &edge);
         }
     }
     return LK_OK;

@@ -301,10 +301,16 @@ LK_SIMD vi v_a8_affine_sample_checked(const lk_context *c, vi fx, vi fy) {
  * whole, ending at the run's end: computed first (from the pixels as they were) and stored
  * last, it gives the pixels it shares with the step before the values that step gave them, and
  * needs no masked store (AMD's AVX2 masked stores take ~25 cycles). */
-#define LK_AFFINE_STEPS(RESULT)                                                                        \
+#define LK_AFFINE_STEPS(RESULT) LK_AFFINE_SETUP LK_AFFINE_RUN(RESULT)
+
+/* What the steps of every run of a row function share. */
+#define LK_AFFINE_SETUP                                                                                \
     const uint32_t stepx = (uint32_t)r->dfx * LK_N, stepy = (uint32_t)r->dfy * LK_N;                  \
     const vi lanes_x = v_from(r->context->lane_dx[LK_N - 1]);                                         \
-    const vi lanes_y = v_from(r->context->lane_dy[LK_N - 1]);                                         \
+    const vi lanes_y = v_from(r->context->lane_dy[LK_N - 1]);
+
+/* One run's steps, after LK_AFFINE_SETUP, from fx, fy, dst and count. */
+#define LK_AFFINE_RUN(RESULT)                                                                          \
     const int32_t whole = count - count % LK_N;                                                       \
     const int overlap = whole != count && count > LK_N;                                               \
     vi last = v_set1(0);                                                                              \
@@ -333,6 +339,16 @@ LK_SIMD vi v_a8_affine_sample_checked(const lk_context *c, vi fx, vi fy) {
         v_store_n(dst + i, (RESULT), n);                                                              \
     }
 
+/* BODY (LK_AFFINE_RUN) for each of `runs_n` runs, with fx, fy, dst and count set to the run's,
+ * each run's successor asked for ahead (see lk_prefetch_run). */
+#define LK_FOR_RUNS(BODY)                                                                              \
+    for (int32_t k_ = 0; k_ < runs_n; k_++) {                                                         \
+        if (k_ + 1 < runs_n) lk_prefetch_run(&runs[k_ + 1]);                                          \
+        const int32_t fx = runs[k_].fx, fy = runs[k_].fy, count = runs[k_].count;                     \
+        uint32_t *const dst = runs[k_].dst;                                                            \
+        BODY                                                                                           \
+    }
+
 /* pixman's bilinear sample of a8r8g8b8 pixels: a variant may bring its own. */
 #ifndef LK_AFFINE_SAMPLE
 #define LK_AFFINE_SAMPLE v_affine_sample
@@ -349,6 +365,12 @@ LK_SIMD vi v_affine_sample_checked(const lk_context *c, vi vx, vi vy) {
 static void argb_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     const lk_context *c = r->context;
     LK_AFFINE_STEPS(v_blend(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 0), n))
+}
+
+static void argb_affine_bilinear_inner_runs(const lk_row *r, const lk_run *runs, int32_t runs_n) {
+    const lk_context *c = r->context;
+    LK_AFFINE_SETUP
+    LK_FOR_RUNS(LK_AFFINE_RUN(v_blend(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 0), n)))
 }
 
 static void argb_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
@@ -378,6 +400,26 @@ LK_SIMD void v_a8_affine_bilinear_steps(const lk_row *r, const lk_a8_source *s, 
     }
     const vi color = v_set1((int32_t)c);
     LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_affine_sample(s, vx, vy, edge, pairs), n))
+}
+
+/* The same over a block of inner runs. */
+LK_SIMD void v_a8_affine_bilinear_runs_steps(const lk_row *r, const lk_a8_source *s, const lk_run *runs, int32_t runs_n,
+                                             int pairs) {
+    const uint32_t c = r->context->color;
+    LK_AFFINE_SETUP
+    if ((c & 0xffffff) == 0) {
+        const vi alpha = v_set1((int32_t)(c >> 24));
+        LK_FOR_RUNS(LK_AFFINE_RUN(v_blend_a8_alpha(alpha, dst + i, v_a8_affine_sample(s, vx, vy, 0, pairs), n)))
+        return;
+    }
+    const vi color = v_set1((int32_t)c);
+    LK_FOR_RUNS(LK_AFFINE_RUN(v_blend_a8(color, dst + i, v_a8_affine_sample(s, vx, vy, 0, pairs), n)))
+}
+
+static void a8_affine_bilinear_inner_runs(const lk_row *r, const lk_run *runs, int32_t runs_n) {
+    const lk_a8_source s = v_a8_source(r->context);
+    if (s.pairs) v_a8_affine_bilinear_runs_steps(r, &s, runs, runs_n, 1);
+    else v_a8_affine_bilinear_runs_steps(r, &s, runs, runs_n, 0);
 }
 
 LK_SIMD void v_a8_affine_bilinear_run(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst,
@@ -504,11 +546,13 @@ static void a8_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_REST
 }
 
 static const lk_kernel_entry lk_simd_entries[] = {
-    {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_BILINEAR, argb_affine_bilinear_inner, argb_affine_bilinear_edge},
+    {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_BILINEAR, argb_affine_bilinear_inner, argb_affine_bilinear_edge,
+     argb_affine_bilinear_inner_runs},
     {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_NEAREST, argb_affine_nearest, argb_affine_nearest},
     {LK_FORMAT_ARGB32, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, argb_projective_bilinear, argb_projective_bilinear},
     {LK_FORMAT_ARGB32, LK_MAP_PROJECTIVE, LK_FILTER_NEAREST, argb_projective_nearest, argb_projective_nearest},
-    {LK_FORMAT_A8, LK_MAP_AFFINE, LK_FILTER_BILINEAR, a8_affine_bilinear_inner, a8_affine_bilinear_edge},
+    {LK_FORMAT_A8, LK_MAP_AFFINE, LK_FILTER_BILINEAR, a8_affine_bilinear_inner, a8_affine_bilinear_edge,
+     a8_affine_bilinear_inner_runs},
     {LK_FORMAT_A8, LK_MAP_AFFINE, LK_FILTER_NEAREST, a8_affine_nearest, a8_affine_nearest},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, a8_projective_bilinear, a8_projective_bilinear},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_NEAREST, a8_projective_nearest, a8_projective_nearest},

@@ -73,6 +73,42 @@ import Testing
         }
     }
 
+    /// A block of rows is drawn as one list of runs (`lk_runs_fn`), flushed when full: a clip
+    /// of many narrow boxes a band (hundreds of runs a block of 32 rows, the list's 64 filled
+    /// many times over, in every state of fullness at a block's end) over a turned source, color
+    /// and coverage (with and without vertical pairs), draws pixman's pixels in every variant.
+    @Test func blocksOfManyRunsMatchPixman() throws {
+        var g = SeededGenerator(seed: 64)
+        let target = try KernelFixtures.bitmap(width: 190, height: 150, &g)
+        let source = try KernelFixtures.bitmap(width: 90, height: 70, &g)
+        let mask = try KernelFixtures.mask(width: 90, height: 70, &g)
+        for stripes in [1, 7, 21, 40] {
+            // Stripes of 3 pixels, 4 apart, and a wide box of different rows below them.
+            let rects = (0..<stripes).map { PixelRect(x: 4 * $0, y: 0, width: 3, height: 110) }
+                + [PixelRect(x: 0, y: 110, width: 190, height: 40)]
+            let clip = Region(rects)
+            for angle in [0.3, -2.0] {
+                let transform = Homography(CGAffineTransform(scaleX: 1.4, y: 1.2).rotated(by: angle)
+                    .concatenating(CGAffineTransform(translationX: 95, y: 75)))
+                _ = try expectSamePixels(source, onto: target, .over, transform, .bilinear, clip, 1,
+                                         "\(stripes) stripes turned \(angle)")
+                for pairs in [false, true] {
+                    guard let drawn = try KernelFixtures.drawn(on: target, by: [.pixman] + KernelFixtures.kernelEngines, {
+                        (b: Bitmap) throws(BitmapError) in
+                        try b.composite(mask, color: Color(red: 0.2, green: 0.5, blue: 0.9, alpha: 0.8), transform: transform,
+                                        filter: .bilinear, clip: clip, opacity: 1, pairs: pairs)
+                    }) else {
+                        Issue.record("nothing drawn")
+                        continue
+                    }
+                    for (variant, copy) in zip(KernelVariant.available, drawn.dropFirst()) {
+                        #expect(copy.hasSamePixels(as: drawn[0]), "\(variant), coverage, pairs \(pairs): \(stripes) stripes turned \(angle)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Nearly singular, mirrored and hugely magnified or minified maps.
     @Test func extremeMaps() throws {
         var g = SeededGenerator(seed: 99)
