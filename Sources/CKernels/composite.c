@@ -175,12 +175,14 @@ static void draw_runs(const lk_row *row, lk_run_list *l) {
     l->n = 0;
 }
 
-LK_INLINE void add_run(const lk_row *row, lk_run_list *l, const lk_job *job, const int32_t m[6], int64_t bx, int64_t by,
-                       int32_t y, int64_t lo, int64_t hi) {
+/* Pixels lo … hi − 1 of the row whose pixel x is `line` + x (`line` a pixel offset from
+ * `dst`), from the row's X and Y at pixel 0. */
+LK_INLINE void add_run(const lk_row *row, lk_run_list *l, uint32_t *dst, ptrdiff_t line, const int32_t m[6], int64_t bx,
+                       int64_t by, int64_t lo, int64_t hi) {
     if (l->n == LK_RUN_BLOCK) draw_runs(row, l);
     /* Within the span every coordinate fits pixman's 32 bits. */
     lk_run *run = &l->runs[l->n++];
-    run->dst = dst_pixel(job, lo, y);
+    run->dst = dst + (line + lo);
     run->fx = (int32_t)(m[0] * lo + bx);
     run->fy = (int32_t)(m[3] * lo + by);
     run->count = (int32_t)(hi - lo);
@@ -196,9 +198,9 @@ LK_INLINE void add_run(const lk_row *row, lk_run_list *l, const lk_job *job, con
  * with them: a call costs about a step, and an edge step little more than an inner one. */
 #define LK_SHORT_INNER 8
 
-LK_INLINE void collect_row(const lk_job *job, const lk_row *row, lk_run_list *inner, lk_run_list *edge, int64_t lanes,
-                           const int32_t m[6], int64_t bx, int64_t by, int32_t y, int64_t lo, int64_t hi, int64_t in_lo,
-                           int64_t in_hi) {
+LK_INLINE void collect_row(const lk_row *row, lk_run_list *inner, lk_run_list *edge, int64_t lanes, uint32_t *dst,
+                           ptrdiff_t line, const int32_t m[6], int64_t bx, int64_t by, int64_t lo, int64_t hi,
+                           int64_t in_lo, int64_t in_hi) {
     const int64_t part = lanes - 1;
     if (in_lo < lo) in_lo = lo;
     if (in_hi > hi) in_hi = hi;
@@ -210,12 +212,12 @@ LK_INLINE void collect_row(const lk_job *job, const lk_row *row, lk_run_list *in
         if (in_hi < hi) in_hi -= (in_hi - in_lo) & part;
     }
     if (in_lo >= in_hi || ((in_lo > lo || in_hi < hi) && in_hi - in_lo < LK_SHORT_INNER * lanes)) {
-        add_run(row, edge, job, m, bx, by, y, lo, hi);
+        add_run(row, edge, dst, line, m, bx, by, lo, hi);
         return;
     }
-    if (in_lo > lo) add_run(row, edge, job, m, bx, by, y, lo, in_lo);
-    add_run(row, inner, job, m, bx, by, y, in_lo, in_hi);
-    if (hi > in_hi) add_run(row, edge, job, m, bx, by, y, in_hi, hi);
+    if (in_lo > lo) add_run(row, edge, dst, line, m, bx, by, lo, in_lo);
+    add_run(row, inner, dst, line, m, bx, by, in_lo, in_hi);
+    if (hi > in_hi) add_run(row, edge, dst, line, m, bx, by, in_hi, hi);
 }
 
 lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
@@ -291,6 +293,13 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
     lk_run_list inner, edge;
     inner.fn = e->inner, inner.batch = e->inner_runs, inner.n = 0;
     edge.fn = e->edge, edge.batch = NULL, edge.n = 0;
+    /* What the rows read of the job, in locals (the compiler cannot tell that the lists' stores
+     * leave the job as it was, and loaded each field again for every box of every row). */
+    uint32_t *const dst = job->dst;
+    const lk_box *const boxes = job->boxes;
+    const int32_t origin_x = job->origin_x, origin_y = job->origin_y;
+    const ptrdiff_t pixels_per_row = job->dst_stride / 4;
+    const int source_op = job->op == LK_OP_SRC;
     const int64_t dst_y2 = (int64_t)job->origin_y + job->dst_height;
     /* Band by band: the boxes that follow one another with the same rows (a pixman region's
      * come so, left to right) share each row's span, solved once. */
@@ -310,23 +319,42 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
         for (int32_t y0 = y1; y0 < y2; y0 += LK_SPAN_ROWS) {
             const int32_t n = y2 - y0 < LK_SPAN_ROWS ? y2 - y0 : LK_SPAN_ROWS;
             lk_spans_solve(&spans, &limits, m, kx, ky, y0, n, band_x1, band_x2, rows);
+            if (inner_is_span && !source_op) {
+                /* Every pixel of the span is inner: each row's runs are its span cut by the
+                 * boxes (the rows of the clock's hands and shadows). */
+                int64_t bx = (int64_t)m[1] * y0 + m[2] + kx, by = (int64_t)m[4] * y0 + m[5] + ky;
+                ptrdiff_t line = (ptrdiff_t)(y0 - origin_y) * pixels_per_row - origin_x;
+                for (int32_t i = 0; i < n; i++, bx += m[1], by += m[4], line += pixels_per_row) {
+                    const int64_t lo = rows[i].lo, hi = rows[i].hi;
+                    if (lo >= hi) continue;
+                    for (int32_t k = first; k < end; k++) {
+                        const int64_t run_lo = lo > boxes[k].x1 ? lo : boxes[k].x1;
+                        const int64_t run_hi = hi < boxes[k].x2 ? hi : boxes[k].x2;
+                        if (run_lo < run_hi) add_run(&row, &inner, dst, line, m, bx, by, run_lo, run_hi);
+                    }
+                }
+                draw_runs(&row, &inner);
+                continue;
+            }
             for (int32_t i = 0; i < n; i++) {
                 const int32_t y = y0 + i;
                 const int64_t lo = rows[i].lo, hi = rows[i].hi;
-                /* The row's X and Y at pixel 0, as the walk has them. */
+                if (lo >= hi && !source_op) continue;
+                /* The row's X and Y at pixel 0, as the walk has them, and where its pixel 0 is. */
                 const int64_t bx = (int64_t)m[1] * y + m[2] + kx, by = (int64_t)m[4] * y + m[5] + ky;
+                const ptrdiff_t line = (ptrdiff_t)(y - origin_y) * pixels_per_row - origin_x;
                 for (int32_t k = first; k < end; k++) {
                     /* The span lies within the band's boxes cut to the destination, so a run
                      * cut by the box as given is cut to the destination too. */
-                    const lk_box *box = &job->boxes[k];
+                    const lk_box *box = &boxes[k];
                     const int64_t run_lo = lo > box->x1 ? lo : box->x1, run_hi = hi < box->x2 ? hi : box->x2;
-                    if (job->op == LK_OP_SRC) {
+                    if (source_op) {
                         lk_box clipped;
                         if (!clip_box(job, box, &clipped)) continue;
                         clear_outside(job, y, &clipped, run_lo, run_hi);
                     }
                     if (run_lo < run_hi)
-                        collect_row(job, &row, &inner, &edge, lanes, m, bx, by, y, run_lo, run_hi, rows[i].in_lo,
+                        collect_row(&row, &inner, &edge, lanes, dst, line, m, bx, by, run_lo, run_hi, rows[i].in_lo,
                                     rows[i].in_hi);
                 }
             }
