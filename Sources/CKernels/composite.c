@@ -239,7 +239,9 @@ lk_status lk_composite_affine(const lk_job *job, const int32_t m[6]) {
         if (clip_box(job, &job->boxes[b], &box)) area += (int64_t)(box.x2 - box.x1) * (box.y2 - box.y1);
     }
     if (area == 0) return LK_OK;
-    const lk_box texels = job->texels ? *job->texels : lk_texels_not_clear(job, area / 8, faint_coverage(&c, job));
+    const uint32_t faint = faint_coverage(&c, job);
+    const lk_box texels =
+        job->texels && job->texels_faint <= faint ? *job->texels : lk_texels_not_clear(job, area / 8, faint);
     if (texels.x1 == texels.x2 && job->op == LK_OP_OVER) return LK_OK;
     const int bilinear = job->filter == LK_FILTER_BILINEAR;
     const int64_t w = c.src_width, h = c.src_height;

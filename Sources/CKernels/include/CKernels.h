@@ -102,6 +102,10 @@ typedef struct lk_job {
      * this job's faint level, as lk_texels_not_clear_box gives it (found once for a source that
      * does not change, where each composite would otherwise peel its clear border again). */
     const lk_box *texels;
+    /* The faint level `texels` was found at (lk_texels_not_clear_box's `faint`). A box found at a
+     * level above this job's own (lk_faint_coverage of its color times its opacity; 0 for
+     * a8r8g8b8 sources) may leave out texels the job draws, so the job then peels its own. */
+    uint32_t texels_faint;
 
     /* The pixels that may change; boxes are cut to the destination's pixels in `dst`. */
     const lk_box *boxes;

@@ -81,7 +81,8 @@ extension Bitmap {
         // A turned mask's border is peeled once per change of its pixels, at the level this
         // color draws as nothing.
         if case .affine = map {
-            source.notClear = mask.notClearBox(faint: lk_faint_coverage(Kernels.color(premultiplied, timesOpacity: opacity8)))
+            let faint = lk_faint_coverage(Kernels.color(premultiplied, timesOpacity: opacity8))
+            source.notClear = (mask.notClearBox(faint: faint), faint)
         }
         withExtendedLifetime(mask) {
             Kernels.composite(source, color: premultiplied, into: target, map: map, filter: filter,

@@ -59,9 +59,10 @@ enum Kernels {
         /// Coverage's vertical pairs (`AlphaMask.verticalPairs()`), from which bilinear rows
         /// read a pixel's texels in one load; nil: none.
         var pairs: (pointer: UnsafeRawPointer, bytesPerRow: Int)? = nil
-        /// The box outside which the source is clear at the composite's faint level
-        /// (`lk_job.texels`), when known; nil: each affine composite peels its own.
-        var notClear: lk_box?
+        /// The box outside which the source is clear at a faint level (`lk_job.texels` and
+        /// `texels_faint`), when known; nil: each affine composite peels its own. A box found
+        /// at a level above the composite's own is not used.
+        var notClear: (box: lk_box, faint: UInt32)?
 
         init(_ bitmap: Bitmap) {
             self.init(pixels: UnsafeRawPointer(bitmap.pixels), width: bitmap.width, height: bitmap.height,
@@ -111,9 +112,12 @@ enum Kernels {
             job.pairs = pairs.pointer
             job.pairs_stride = Int32(pairs.bytesPerRow)
         }
-        var texels = source.notClear ?? lk_box()
+        var texels = source.notClear?.box ?? lk_box()
         withUnsafePointer(to: &texels) { texelsPointer in
-            if source.notClear != nil { job.texels = texelsPointer }
+            if let notClear = source.notClear {
+                job.texels = texelsPointer
+                job.texels_faint = notClear.faint
+            }
             area.withPixmanRegion { region in
                 var count: Int32 = 0
                 guard let boxes = pixman_region32_rectangles(region, &count), count > 0 else { return }

@@ -112,6 +112,42 @@ import Testing
         try expectPixmans(strong, "faint row, strong color")
     }
 
+    /// A kept box found at a fainter level than a composite's own (`lk_job.texels_faint`) is not
+    /// used: the box of a shadow's ink for a faint color leaves out its tails, which a strong
+    /// color draws. Said to be found at the composite's level, the same box drops them (the
+    /// check's reason); said as it was found, the composite peels its own and draws what it
+    /// draws with no box, in every variant.
+    @Test func aBoxFoundForAFainterColorIsNotUsed() throws {
+        let mask = try AlphaMask(width: 40, height: 30)
+        for y in 0..<30 { for x in 0..<40 { mask[x, y] = 3 } }
+        for y in 12..<18 { for x in 15..<25 { mask[x, y] = 200 } }
+        let transform = Homography(CGAffineTransform(translationX: -20, y: -15).concatenating(CGAffineTransform(rotationAngle: 0.3))
+            .concatenating(CGAffineTransform(translationX: 30.4, y: 29.7)))
+        var g = SeededGenerator(seed: 6)
+        let target = try KernelFixtures.bitmap(width: 60, height: 60, &g)
+        let (inverse, area) = try #require(try target.transformedArea(mask.bounds, transform.kind, transform, .bilinear, .over, nil, 1))
+        let map = try Bitmap.kernelMap(inverse, transform.kind, transform)
+        let strong: UInt32 = 0xff20_4060, faintLevel: UInt32 = 127 / 0x20
+        #expect(lk_faint_coverage(strong) == 0 && faintLevel >= 3)
+        let box = mask.notClearBox(faint: faintLevel)
+        #expect(box.y1 == 12 && box.y2 == 18 && box.x1 > 0 && box.x2 < 40, "the faint color's box leaves out the tails")
+        for variant in KernelVariant.available {
+            func drawn(_ notClear: (box: lk_box, faint: UInt32)?) throws -> Bitmap {
+                let copy = try target.copy()
+                var source = Kernels.Source(mask)
+                source.notClear = notClear
+                withExtendedLifetime(mask) {
+                    Kernels.composite(source, color: strong, into: Kernels.Target(copy), map: map, filter: .bilinear, opacity: 255,
+                                      area: area, variant: variant)
+                }
+                return copy
+            }
+            let reference = try drawn(nil)
+            #expect(!(try drawn((box, 0))).hasSamePixels(as: reference), "\(variant): the box drops the tails")
+            #expect(try drawn((box, faintLevel)).hasSamePixels(as: reference), "\(variant)")
+        }
+    }
+
     /// A source whose clear frame is too wide to peel within the budget (a large source behind a
     /// tiny clip) draws the same pixels as one peeled all the way (behind a large clip).
     @Test func peelingStopsAtItsBudgetWithTheSamePixels() throws {
