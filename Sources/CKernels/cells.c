@@ -14,6 +14,13 @@
 LK_INLINE double swift_min(double x, double y) { return y < x ? y : x; }
 LK_INLINE double swift_max(double x, double y) { return y >= x ? y : x; }
 
+/* Hides a double's origin from the optimizer (it stays in a register, no instruction). */
+#if defined(__GNUC__) && LK_X86
+#define LK_OPAQUE(v) __asm__("" : "+x"(v))
+#else
+#define LK_OPAQUE(v) ((void)0)
+#endif
+
 /* Far enough outside any area that moving an edge's end there changes nothing visible. */
 static const double far_out = 1e18;
 
@@ -24,8 +31,28 @@ static int valid_row(const lk_cell_row *row) {
     return row->first_word >= 0 && row->last_word < words;
 }
 
+/* A row while edges add area to it: lk_cell_row's fields in a local that no store into the cells
+ * or bits can reach (lk_cell_row's words may alias `touched`), so that the compiler keeps the
+ * range of words, and the width as a double, in registers; written back once at the end. */
+typedef struct cell_writer {
+    double *cells;
+    uint64_t *touched;
+    double width;
+    int64_t first_word, last_word;
+} cell_writer;
+
+LK_INLINE cell_writer open_writer(const lk_cell_row *row) {
+    const cell_writer w = {row->cells, row->touched, (double)row->width, row->first_word, row->last_word};
+    return w;
+}
+
+LK_INLINE void close_writer(lk_cell_row *row, const cell_writer *w) {
+    row->first_word = w->first_word;
+    row->last_word = w->last_word;
+}
+
 /* Notes that cells a … b received area. */
-LK_INLINE void mark(lk_cell_row *row, int64_t a, int64_t b) {
+LK_INLINE void mark(cell_writer *row, int64_t a, int64_t b) {
     const int64_t wa = a >> 6, wb = b >> 6;
     if (wa < row->first_word) row->first_word = wa;
     if (wb > row->last_word) row->last_word = wb;
@@ -41,10 +68,10 @@ LK_INLINE void mark(lk_cell_row *row, int64_t a, int64_t b) {
 
 /* font-rs's accumulation of a line inside one row (0 <= x <= width): cell i receives the change
  * of coverage from column i − 1 to column i. */
-LK_INLINE void accumulate(lk_cell_row *row, double xa, double ya, double xb, double yb, double sign) {
+LK_INLINE void accumulate_between(cell_writer *row, double xa, double ya, double xb, double yb, double sign, double x0,
+                                   double x1) {
     double *acc = row->cells;
     const double d = sign * (yb - ya);
-    const double x0 = swift_min(xa, xb), x1 = swift_max(xa, xb);
     const int64_t x0i = (int64_t)x0;
     const double x0floor = (double)x0i;
     int64_t x1i = (int64_t)x1;
@@ -77,13 +104,20 @@ LK_INLINE void accumulate(lk_cell_row *row, double xa, double ya, double xb, dou
     mark(row, x0i, x1i);
 }
 
+LK_INLINE void accumulate(cell_writer *row, double xa, double ya, double xb, double yb, double sign) {
+    accumulate_between(row, xa, ya, xb, yb, sign, swift_min(xa, xb), swift_max(xa, xb));
+}
+
 /* The edge's signed area between ya and yb (inside the row at row_top): parts left of the row
  * count wholly in its first cell, parts right of it not at all. 0 when an x is not a number. */
-LK_INLINE int add_line(lk_cell_row *row, double xa, double xb, double ta, double tb, double sign) {
-    const double w = (double)row->width;
-    /* Most edges lie inside the row, not along its ends: the cuts below leave those as they are. */
-    if (xa >= 0 && xa <= w && xb >= 0 && xb <= w && (xa > 0 || xb > 0) && (xa < w || xb < w)) {
-        if (tb > ta) accumulate(row, xa, ta, xb, tb, sign);
+LK_INLINE int add_line(cell_writer *row, double xa, double xb, double ta, double tb, double sign) {
+    const double w = row->width;
+    /* Most edges lie inside the row, not along its ends: the cuts below leave those as they are.
+     * Both ends in [0, w], one above 0 and one below w, told by the lesser and the greater end
+     * (which accumulate needs anyway); xb == xb, because a NaN xb makes both xa. */
+    const double x0 = swift_min(xa, xb), x1 = swift_max(xa, xb);
+    if (x0 >= 0 && x1 <= w && x1 > 0 && x0 < w && xb == xb) {
+        if (tb > ta) accumulate_between(row, xa, ta, xb, tb, sign, x0, x1);
         return 1;
     }
     /* A slope of 10^300 pixels a row overflows within the row: ends that far out are moved to
@@ -130,7 +164,7 @@ LK_INLINE int add_line(lk_cell_row *row, double xa, double xb, double ta, double
 /* x of the edge at y. */
 LK_INLINE double edge_x(const lk_scan_edge *e, double y) { return e->xTop + (y - e->yTop) * e->slope; }
 
-LK_INLINE int add_edge(lk_cell_row *row, const lk_scan_edge *e, double ya, double yb, double row_top, double sign) {
+LK_INLINE int add_edge(cell_writer *row, const lk_scan_edge *e, double ya, double yb, double row_top, double sign) {
     return add_line(row, edge_x(e, ya), edge_x(e, yb), ya - row_top, yb - row_top, sign);
 }
 
@@ -140,16 +174,18 @@ lk_status lk_cell_row_add_chains(lk_cell_row *row, const lk_scan_edge *edges, co
     if (!(ya >= row_top && yb <= row_top + 1)) return LK_INVALID;
     for (int32_t i = 0; i < count; i++)
         if (pieces[i].first < 0 || pieces[i].end < pieces[i].first) return LK_INVALID;
+    cell_writer writer = open_writer(row);
     lk_status status = LK_OK;
     for (int32_t i = 0; i < count; i++) {
         const double sign = pieces[i].sign;
         for (int64_t k = pieces[i].first; k < pieces[i].end; k++) {
             const lk_scan_edge *e = &edges[k];
             if (e->yTop >= yb) break;
-            if (e->yBottom > ya && !add_edge(row, e, swift_max(ya, e->yTop), swift_min(yb, e->yBottom), row_top, sign))
+            if (e->yBottom > ya && !add_edge(&writer, e, swift_max(ya, e->yTop), swift_min(yb, e->yBottom), row_top, sign))
                 status = LK_INVALID;
         }
     }
+    close_writer(row, &writer);
     return status;
 }
 
@@ -167,12 +203,10 @@ static void clear_row(lk_cell_row *row) {
     row->last_word = -1;
 }
 
-int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
-                               int32_t even_odd, double ya, double yb, double row_top) {
-    if (!valid_row(row) || count < 0 || (count > 0 && (!edges || !chains))) return -1;
-    if (!(ya >= row_top && yb <= row_top + 1) || row->first_word <= row->last_word) return -1;
-    for (int32_t i = 0; i < count; i++)
-        if (chains[i].first < 0 || chains[i].end < chains[i].first) return -1;
+/* lk_cell_row_add_bounds after its checks: 1, 0 (the row cleared) or −1 (an x not a number). */
+LK_INLINE int32_t add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
+                             int32_t even_odd, double ya, double yb, double row_top) {
+    cell_writer writer = open_writer(row);
     double winding = 0, previous_high = 0;
     int inside = 0, invalid = 0;
     for (int32_t i = 0; i < count; i++) {
@@ -192,7 +226,11 @@ int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, cons
             const lk_scan_edge *e = &edges[k];
             if (e->yTop >= yb) break;
             if (!(e->yBottom > ya)) continue;
-            const double y0 = swift_max(ya, e->yTop), y1 = swift_min(yb, e->yBottom);
+            const double y0 = swift_max(ya, e->yTop);
+            double y1 = swift_min(yb, e->yBottom);
+            /* An opaque y1: clang otherwise pairs the two ends' arithmetic into vectors, and the
+             * shuffles that takes cost more instructions than they save. */
+            LK_OPAQUE(y1);
             const double xa = edge_x(e, y0), xb = edge_x(e, y1);
             if (first) {
                 low = high = xa;
@@ -200,18 +238,29 @@ int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, cons
             }
             if (xb < low) low = xb;
             if (xb > high) high = xb;
-            if (sign != 0 && !add_line(row, xa, xb, y0 - row_top, y1 - row_top, sign)) invalid = 1;
+            if (sign != 0 && !add_line(&writer, xa, xb, y0 - row_top, y1 - row_top, sign)) invalid = 1;
         }
         /* Neighbours that may share an x in the band, or are out of order: not for this path. The
          * margin keeps RowSweep's sort keys (x at the band's middle, which may lie a few units in
          * the last place outside the range measured at the edges' ends) in this order too. */
         if (first || (i > 0 && !(previous_high + 1e-9 + 1e-12 * (__builtin_fabs(previous_high) + __builtin_fabs(low)) <= low))) {
+            close_writer(row, &writer);
             clear_row(row);
             return 0;
         }
         previous_high = high;
     }
+    close_writer(row, &writer);
     return invalid ? -1 : 1;
+}
+
+int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
+                               int32_t even_odd, double ya, double yb, double row_top) {
+    if (!valid_row(row) || count < 0 || (count > 0 && (!edges || !chains))) return -1;
+    if (!(ya >= row_top && yb <= row_top + 1) || row->first_word <= row->last_word) return -1;
+    for (int32_t i = 0; i < count; i++)
+        if (chains[i].first < 0 || chains[i].end < chains[i].first) return -1;
+    return add_bounds(row, edges, chains, count, even_odd, ya, yb, row_top);
 }
 
 /* 8-bit coverage for an accumulated sum. Under even-odd a sum above 1 folds back (2 → 0), as
@@ -429,4 +478,89 @@ lk_status lk_cell_row_cover(lk_cell_row *row, int32_t even_odd, uint8_t *mask) {
     else
         read_row(row, 0, 1, &sink);
     return LK_OK;
+}
+
+/* ---- Rows of a sweep, from chains to pixels ---- */
+
+int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64_t *row_index, int64_t end,
+                      const lk_sweep_target *target) {
+    if (!sweep || !valid_row(row) || !row_index || !target || row->first_word <= row->last_word) return -1;
+    if (sweep->chain_count < 0 || sweep->edge_count < 0 || sweep->next < 0 || sweep->next > sweep->chain_count ||
+        sweep->active_count < 0 || sweep->active_count > sweep->next || sweep->maximum_chains < 0 ||
+        sweep->maximum_chains > INT32_MAX)
+        return -1;
+    if (sweep->chain_count > 0 && (!sweep->edges || !sweep->chains || !sweep->order || !sweep->active || !sweep->pieces))
+        return -1;
+    const int cover = target->mask != NULL;
+    if (!cover && (!target->pixels || !target->table)) return -1;
+    const lk_scan_edge *const edges = sweep->edges;
+    lk_scan_chain *const chains = sweep->chains;
+    const int32_t *const order = sweep->order;
+    int32_t *const active = sweep->active;
+    lk_chain_piece *const pieces = sweep->pieces;
+    const int64_t chain_count = sweep->chain_count;
+    int64_t next = sweep->next, active_count = sweep->active_count;
+    int32_t result = 0;
+    int64_t r = *row_index;
+    for (; r < end; r++) {
+        const double top = (double)r, bottom = top + 1;
+        while (next < chain_count && chains[order[next]].yTop < bottom) {
+            const lk_scan_chain *c = &chains[order[next]];
+            if (c->first < 0 || c->end > sweep->edge_count || c->first >= c->end || c->cursor < c->first ||
+                c->cursor >= c->end) {
+                result = -1;
+                goto done;
+            }
+            active[active_count++] = order[next++];
+        }
+        /* Drop the chains that ended, move the others' cursors to this row, and see whether any
+         * begins or ends inside it. */
+        int64_t kept = 0;
+        int cut = 0;
+        for (int64_t i = 0; i < active_count; i++) {
+            lk_scan_chain *c = &chains[active[i]];
+            if (!(c->yBottom > top)) continue;
+            int64_t k = c->cursor;
+            while (edges[k].yBottom <= top) k++;
+            c->cursor = k;
+            if (c->yTop > top || c->yBottom < bottom) cut = 1;
+            active[kept++] = active[i];
+        }
+        active_count = kept;
+        if (active_count == 0) continue;
+        if (cut || active_count > sweep->maximum_chains) {
+            result = 1;
+            goto done;
+        }
+        for (int64_t i = 0; i < active_count; i++) {
+            const lk_scan_chain *c = &chains[active[i]];
+            pieces[i].first = c->cursor;
+            pieces[i].end = c->end;
+            pieces[i].sign = c->direction;
+        }
+        /* (An edge whose x is not a number, which the scan's edges never have, adds nothing.) */
+        if (add_bounds(row, edges, pieces, (int32_t)active_count, even_odd, top, bottom, top) == 0) {
+            result = 2;
+            goto done;
+        }
+        if (row->first_word > row->last_word) continue;
+        if (cover) {
+            const lk_row_sink s = {NULL, 0, NULL, target->mask + r * target->mask_stride};
+            if (even_odd)
+                read_row(row, 1, 1, &s);
+            else
+                read_row(row, 0, 1, &s);
+        } else {
+            const lk_row_sink s = {target->pixels + r * target->pixels_per_row, target->color, target->table, NULL};
+            if (even_odd)
+                read_row(row, 1, 0, &s);
+            else
+                read_row(row, 0, 0, &s);
+        }
+    }
+done:
+    sweep->next = next;
+    sweep->active_count = active_count;
+    *row_index = r;
+    return result;
 }

@@ -237,6 +237,56 @@ lk_status lk_cell_row_add_chains(lk_cell_row *row, const lk_scan_edge *edges, co
 int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
                                int32_t even_odd, double ya, double yb, double row_top);
 
+/* A monotone chain cut to the rows being scanned (LayerKit's ScanChain): edges first … end − 1,
+ * top to bottom, each starting where the one before ends, from yTop to yBottom; `cursor` is the
+ * first that does not end above the row being swept; direction +1 where the outline runs down,
+ * −1 where it runs up. */
+typedef struct lk_scan_chain {
+    int64_t first, end, cursor;
+    double yTop, yBottom, direction;
+} lk_scan_chain;
+
+/* What a sweep's rows share (LayerKit's RowSweep): `edge_count` edges and `chain_count` chains,
+ * `order` the chains in the order of the row where they begin, `next` the first of those not yet
+ * admitted; `active` the `active_count` chains crossing the current row, in x order as far as
+ * known; `pieces` room for `chain_count` pieces; rows with more than `maximum_chains` chains are
+ * the caller's. */
+typedef struct lk_sweep {
+    const lk_scan_edge *edges;
+    lk_scan_chain *chains;
+    const int32_t *order;
+    int32_t *active;
+    lk_chain_piece *pieces;
+    int64_t edge_count, chain_count, next, active_count, maximum_chains;
+} lk_sweep;
+
+/* Where lk_sweep_rows puts a row's coverage: blended as lk_cell_row_blend blends it into `pixels`
+ * (the area's row 0, rows `pixels_per_row` apart) with `color` and `table`, or, with `mask` set,
+ * added as lk_cell_row_cover adds it into `mask` (rows `mask_stride` apart). */
+typedef struct lk_sweep_target {
+    uint32_t *pixels;
+    int64_t pixels_per_row;
+    uint32_t color;
+    uint64_t *table;
+    uint8_t *mask;
+    int64_t mask_stride;
+} lk_sweep_target;
+
+/* RowSweep's loop over rows `*row_index` … `end` − 1 (the row whose top is y = r): per row, admits
+ * the chains beginning above its bottom, drops those ended at its top, moves the others' cursors
+ * to it; a row no chain crosses is skipped; a row in which none begins or ends, with at most
+ * `maximum_chains` chains, whose chains lk_cell_row_add_bounds takes (in `active`'s order, signed
+ * by their direction, over the whole row) is added that way and read out into the target. At
+ * the first other row it stops, leaving `*row_index` there with its chains admitted and cursors
+ * moved, and returns 1 (2 when lk_cell_row_add_bounds refused the row); at the end it returns 0
+ * with `*row_index` = end. An edge whose x is not a number adds nothing. The cells must be
+ * empty. −1, changing nothing, for a row out of range (see lk_cell_row_add_chains), null
+ * pointers, counts out of range, or a target without pixels and table or mask; −1 also, with
+ * the rows before it swept and `*row_index` at it, for a row where a chain to admit has edges
+ * outside 0 … edge_count − 1 or a cursor outside them. */
+int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64_t *row_index, int64_t end,
+                      const lk_sweep_target *target);
+
 /* Where a row's coverage is: levels[lo … hi − 1] hold it, pixels left of lo have none, and those
  * from hi to the row's width have `tail`. */
 typedef struct lk_level_span {

@@ -65,6 +65,19 @@ struct CellRow {
         assert(status == LK_OK, "a row of \(row.width) cells")
     }
 
+    /// Sweeps rows from `row` on with `lk_sweep_rows` into `target` (a sink's pixels or mask), up
+    /// to the first row it leaves to `RowSweep` (with its chains admitted) or `end`; its result
+    /// (0 at the end, 1 at a row left, 2 at a row whose bounds it refused). The cells are
+    /// empty before and after.
+    @inline(__always)
+    mutating func sweepRows(_ sweep: inout lk_sweep, rule: FillRule, from row: inout Int, to end: Int,
+                            into target: lk_sweep_target) -> Int32 {
+        var index = Int64(row)
+        let result = withUnsafePointer(to: target) { lk_sweep_rows(&sweep, &self.row, rule == .evenOdd ? 1 : 0, &index, Int64(end), $0) }
+        row = Int(index)
+        return result
+    }
+
     /// Adds the row's coverage into the mask bytes at `mask`, as source-over combines coverage
     /// (`CoverageOverSink.over`, bit for bit), and clears the cells.
     @inline(__always)

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// Composites a solid premultiplied color, source over, through coverage straight into a
@@ -78,6 +79,14 @@ struct ColorBlendSink: CoverageSink {
     /// arithmetic as `pixel` and `run` in C, bit for bit).
     @inline(__always) mutating func take(_ cells: inout CellRow, rule: FillRule, levels: UnsafeMutablePointer<UInt8>) {
         cells.blend(color, rule: rule, into: row, table: self.levels)
+    }
+
+    /// Rows from chains to pixels in C, as `take` blends them.
+    @inline(__always) mutating func sweepRows(_ sweep: inout lk_sweep, cells: inout CellRow, rule: FillRule,
+                                              from row: inout Int, to end: Int) -> Int32? {
+        let target = lk_sweep_target(pixels: base, pixels_per_row: Int64(pixelsPerRow), color: color, table: levels, mask: nil,
+                                     mask_stride: 0)
+        return cells.sweepRows(&sweep, rule: rule, from: &row, to: end, into: target)
     }
 
     /// `source` over each of `count` pixels, `inverse` being 255 minus its alpha. A clear

@@ -1,8 +1,10 @@
+import CKernels
 import Foundation
 
 /// Where a sweep's coverage goes, row by row, left to right: runs of pixels with one level,
 /// and single pixels. A pixel is reported at most once; pixels never reported have no
-/// coverage. Rows are begun in order, every row of the area once.
+/// coverage. Rows are begun in order, every row of the area once, but for the rows a sink's own
+/// kernel sweeps (`sweepRows`), which are not begun.
 protocol CoverageSink {
     /// Row `y` of the area (0 is its top) begins.
     mutating func beginRow(_ y: Int)
@@ -15,9 +17,20 @@ protocol CoverageSink {
     /// Takes the row's coverage from its accumulation cells and clears them, using `levels`
     /// (room for the row's width) as it needs.
     mutating func take(_ cells: inout CellRow, rule: FillRule, levels: UnsafeMutablePointer<UInt8>)
+    /// Sweeps rows from `row` on into the sink with `lk_sweep_rows` (the rows `RowSweep` adds in
+    /// one pass, from chains to pixels in C), moving `row` to the first it leaves; its result.
+    /// Nil, changing nothing, for a sink without such a kernel.
+    mutating func sweepRows(_ sweep: inout lk_sweep, cells: inout CellRow, rule: FillRule, from row: inout Int, to end: Int)
+        -> Int32?
 }
 
 extension CoverageSink {
+    /// No kernel: `RowSweep` takes every row.
+    @inline(__always) mutating func sweepRows(_ sweep: inout lk_sweep, cells: inout CellRow, rule: FillRule,
+                                              from row: inout Int, to end: Int) -> Int32? {
+        nil
+    }
+
     /// Each pixel with coverage, one by one.
     @inline(__always) mutating func span(_ x: Int, levels: UnsafePointer<UInt8>, count: Int) {
         for i in 0..<count where levels[i] != 0 { pixel(x + i, level: levels[i]) }
@@ -95,5 +108,12 @@ struct CoverageOverSink: CoverageSink {
     /// in C, bit for bit).
     @inline(__always) mutating func take(_ cells: inout CellRow, rule: FillRule, levels: UnsafeMutablePointer<UInt8>) {
         cells.cover(rule: rule, into: row)
+    }
+
+    /// Rows from chains to mask bytes in C, as `take` adds them.
+    @inline(__always) mutating func sweepRows(_ sweep: inout lk_sweep, cells: inout CellRow, rule: FillRule,
+                                              from row: inout Int, to end: Int) -> Int32? {
+        let target = lk_sweep_target(pixels: nil, pixels_per_row: 0, color: 0, table: nil, mask: base, mask_stride: Int64(stride))
+        return cells.sweepRows(&sweep, rule: rule, from: &row, to: end, into: target)
     }
 }

@@ -13,7 +13,10 @@ import Foundation
 /// whole when they pair up as the two sides of a peak, a valley or a level edge, otherwise cut
 /// there first, so that every chain of a band spans it.
 ///
-/// Areas accumulate in a row of cells (see RowSweep+Cells.swift).
+/// Areas accumulate in a row of cells (see RowSweep+Cells.swift). Most rows (no chain begins or
+/// ends in them, their chains still in the last row's order and apart) never reach this code:
+/// a sink with a kernel (`CoverageSink.sweepRows`, `lk_sweep_rows`) sweeps runs of them from
+/// chains to pixels in C, and hands the others back here.
 ///
 /// The helpers that only read the sweep's state are inlined: calling one from a mutating
 /// method would copy the whole struct (its ~140 bytes) to the stack first.
@@ -33,6 +36,7 @@ struct RowSweep {
     let chains: UnsafeMutablePointer<ScanChain>
     let order: UnsafeMutablePointer<Int32>
     let chainCount: Int
+    let edgeCount: Int
     let active: UnsafeMutablePointer<Int32>
     var activeCount = 0
     let band: UnsafeMutablePointer<Int32>
@@ -47,12 +51,16 @@ struct RowSweep {
     let pieces: UnsafeMutablePointer<lk_chain_piece>
     let width: Int, height: Int
     let summingAreas: Bool
+    /// Whether the sink's kernel may take rows (see `run`); false sweeps every row here, for
+    /// tests that compare the two.
+    let usesRowKernel: Bool
 
-    init(_ scratch: ScanScratch, width: Int, height: Int, summingAreas: Bool) {
+    init(_ scratch: ScanScratch, width: Int, height: Int, summingAreas: Bool, usesRowKernel: Bool = true) {
         edges = scratch.edges.base
         chains = scratch.chains.base
         order = scratch.order.base
         chainCount = scratch.chainCount
+        edgeCount = scratch.edgeCount
         active = scratch.active.base
         band = scratch.band.base
         keys = scratch.keys.base
@@ -65,44 +73,89 @@ struct RowSweep {
         self.width = width
         self.height = height
         self.summingAreas = summingAreas
+        self.usesRowKernel = usesRowKernel
     }
 
     mutating func run<Sink: CoverageSink>(rule: FillRule, into sink: inout Sink) {
         var next = 0
-        for row in 0..<height {
+        var row = 0
+        // Whether the sink's kernel (`lk_sweep_rows`) may take rows: the rows in which no
+        // chain begins or ends and whose chains `addBoundsInOrder` would take, from chains to
+        // pixels in one call. It stops at any other row, having admitted its chains.
+        var kernel = !summingAreas && usesRowKernel
+        while row < height {
+            var left = RowsLeft.none
+            if kernel {
+                var state = lk_sweep(edges: edges, chains: chains, order: order, active: active, pieces: pieces,
+                                     edge_count: Int64(edgeCount), chain_count: Int64(chainCount), next: Int64(next),
+                                     active_count: Int64(activeCount), maximum_chains: Int64(Self.maximumExactChains))
+                if let result = sink.sweepRows(&state, cells: &cells, rule: rule, from: &row, to: height) {
+                    assert(result >= 0, "lk_sweep_rows refused row \(row) of \(height)")
+                    next = Int(state.next)
+                    activeCount = Int(state.active_count)
+                    if row >= height { break }
+                    left = result == 2 ? .boundsRefused : .admitted
+                } else {
+                    kernel = false
+                }
+            }
             sink.beginRow(row)
             let top = Double(row), bottom = top + 1
-            while next < chainCount, chains[Int(order[next])].yTop < bottom {
-                active[activeCount] = order[next]
-                activeCount += 1
-                next += 1
+            var cut = left == .admitted
+            if left == .none {
+                cut = admitChains(top: top, next: &next)
+                guard activeCount > 0 else {
+                    row += 1
+                    continue
+                }
             }
-            // Drop the chains that ended, move the others' cursors to this row, and see
-            // whether any begins or ends inside it.
-            var kept = 0
-            var cut = false
-            for i in 0..<activeCount {
-                let c = Int(active[i])
-                guard chains[c].yBottom > top else { continue }
-                var k = chains[c].cursor
-                while edges[k].yBottom <= top { k += 1 }
-                chains[c].cursor = k
-                if chains[c].yTop > top || chains[c].yBottom < bottom { cut = true }
-                active[kept] = active[i]
-                kept += 1
-            }
-            activeCount = kept
-            guard activeCount > 0 else { continue }
             if summingAreas || activeCount > Self.maximumExactChains {
                 sumAreas(rowTop: top)
             } else if cut {
                 cutRow(top: top, rule: rule)
-            } else if !addBoundsInOrder(top: top, rule: rule) {
+            } else if left == .boundsRefused || !addBoundsInOrder(top: top, rule: rule) {
                 var budget = Self.crossingBudget
                 sweep(top, bottom, rowTop: top, active, activeCount, rule: rule, budget: &budget)
             }
             emitRow(rule: rule, into: &sink)
+            row += 1
         }
+    }
+
+    /// Where the sink's kernel left a row to `run`.
+    private enum RowsLeft {
+        /// It did not: the row's chains are still to be admitted.
+        case none
+        /// Its chains are admitted and moved to it, and one begins or ends inside it (or there
+        /// are more than `maximumExactChains`).
+        case admitted
+        /// As `admitted`, but none begins or ends in it: `lk_cell_row_add_bounds` refused it.
+        case boundsRefused
+    }
+
+    /// Admits the chains beginning above the row's bottom, drops those that ended at its top,
+    /// moves the others' cursors to it; whether any begins or ends inside it.
+    private mutating func admitChains(top: Double, next: inout Int) -> Bool {
+        let bottom = top + 1
+        while next < chainCount, chains[Int(order[next])].yTop < bottom {
+            active[activeCount] = order[next]
+            activeCount += 1
+            next += 1
+        }
+        var kept = 0
+        var cut = false
+        for i in 0..<activeCount {
+            let c = Int(active[i])
+            guard chains[c].yBottom > top else { continue }
+            var k = Int(chains[c].cursor)
+            while edges[k].yBottom <= top { k += 1 }
+            chains[c].cursor = Int64(k)
+            if chains[c].yTop > top || chains[c].yBottom < bottom { cut = true }
+            active[kept] = active[i]
+            kept += 1
+        }
+        activeCount = kept
+        return cut
     }
 
     /// The row's chains, when they are still in the order of the row before and clear of one
@@ -111,7 +164,7 @@ struct RowSweep {
     private mutating func addBoundsInOrder(top: Double, rule: FillRule) -> Bool {
         for i in 0..<activeCount {
             let c = chains[Int(active[i])]
-            pieces[i] = lk_chain_piece(first: Int64(c.cursor), end: Int64(c.end), sign: c.direction)
+            pieces[i] = lk_chain_piece(first: c.cursor, end: c.end, sign: c.direction)
         }
         return cells.addBounds(pieces, count: activeCount, of: edges, rule: rule, from: top, to: top + 1, rowTop: top)
     }
@@ -120,7 +173,7 @@ struct RowSweep {
     private mutating func sumAreas(rowTop top: Double) {
         for i in 0..<activeCount {
             let c = chains[Int(active[i])]
-            pieces[i] = lk_chain_piece(first: Int64(c.cursor), end: Int64(c.end), sign: c.direction)
+            pieces[i] = lk_chain_piece(first: c.cursor, end: c.end, sign: c.direction)
         }
         cells.add(pieces, count: activeCount, of: edges, from: top, to: top + 1, rowTop: top)
     }
@@ -257,7 +310,7 @@ struct RowSweep {
                 inside.toggle()
             }
             if inside != wasInside {
-                pieces[count] = lk_chain_piece(first: Int64(c.cursor), end: Int64(c.end), sign: inside ? 1 : -1)
+                pieces[count] = lk_chain_piece(first: c.cursor, end: c.end, sign: inside ? 1 : -1)
                 count += 1
             }
         }
@@ -279,7 +332,7 @@ struct RowSweep {
             let c = chains[Int(list[j])]
             let y0 = max(ya, c.yTop), y1 = min(yb, c.yBottom)
             let mid = (y0 + y1) / 2
-            var k = c.cursor
+            var k = Int(c.cursor)
             while edges[k].yBottom <= y0 { k += 1 }
             var e = edges[k]
             let x0 = e.x(at: y0)
@@ -324,7 +377,7 @@ struct RowSweep {
     @inline(__always)
     private func crossings(of a: ScanChain, and b: ScanChain, _ ya: Double, _ yb: Double,
                            into splits: UnsafeMutablePointer<Double>, _ count: inout Int) {
-        var ia = a.cursor, ib = b.cursor
+        var ia = Int(a.cursor), ib = Int(b.cursor)
         while edges[ia].yBottom <= ya { ia += 1 }
         while edges[ib].yBottom <= ya { ib += 1 }
         var y0 = ya

@@ -100,14 +100,18 @@ final class ScanConverter {
     }
 
     /// Hands the coverage of the edges over `area` (device pixels) to `sink`, row by row, in
-    /// the area's coordinates.
-    func render<Sink: CoverageSink>(rule: FillRule, area: PixelRect, into sink: inout Sink, summingAreas: Bool = false) {
+    /// the area's coordinates. With `usesRowKernel` false, a sink with a kernel for whole rows
+    /// (`CoverageSink.sweepRows`) is handed every row one by one instead (for tests that compare
+    /// the two).
+    func render<Sink: CoverageSink>(rule: FillRule, area: PixelRect, into sink: inout Sink, summingAreas: Bool = false,
+                                    usesRowKernel: Bool = true) {
         guard !area.isEmpty else { return }
         outline.closeChain()
         outline.edges.withUnsafeBufferPointer { edges in
             outline.chains.withUnsafeBufferPointer { chains in scan.prepare(edges: edges, chains: chains, area: area) }
         }
-        var sweep = RowSweep(scan, width: area.width, height: area.height, summingAreas: summingAreas)
+        var sweep = RowSweep(scan, width: area.width, height: area.height, summingAreas: summingAreas,
+                             usesRowKernel: usesRowKernel)
         sweep.run(rule: rule, into: &sink)
     }
 

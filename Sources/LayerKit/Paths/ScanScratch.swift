@@ -38,15 +38,11 @@ extension ScanEdge {
 }
 
 /// A monotone chain cut to the rows of the area being scanned: edges `first..<end`, top to
-/// bottom, each starting where the one before ends.
-struct ScanChain {
-    var first: Int, end: Int
-    /// The first edge that does not end above the row being scanned.
-    var cursor: Int
-    var yTop: Double, yBottom: Double
-    /// +1 when the outline runs down the chain, −1 when it runs up.
-    var direction: Double
-}
+/// bottom, each starting where the one before ends; `cursor` is the first edge that does not end
+/// above the row being scanned; `direction` +1 when the outline runs down the chain, −1 when it
+/// runs up. The C struct, so that the sweep's kernel (`lk_sweep_rows`) reads the chains where
+/// they are.
+typealias ScanChain = lk_scan_chain
 
 /// The scan's buffers, and the preparation of a fill's chains for the sweep.
 final class ScanScratch {
@@ -72,6 +68,7 @@ final class ScanScratch {
     /// The chains a band adds.
     let pieces = ScratchBuffer<lk_chain_piece>()
     private(set) var chainCount = 0
+    private(set) var edgeCount = 0
 
     var retainedBytes: Int {
         edges.bytes + chains.bytes + order.bytes + rowStarts.bytes + active.bytes + band.bytes + keys.bytes + lows.bytes
@@ -108,11 +105,12 @@ final class ScanScratch {
                 edgeCount += 1
             }
             guard edgeCount > first else { continue }
-            keptChains[count] = ScanChain(first: first, end: edgeCount, cursor: first, yTop: kept[first].yTop,
+            keptChains[count] = ScanChain(first: Int64(first), end: Int64(edgeCount), cursor: Int64(first), yTop: kept[first].yTop,
                                           yBottom: kept[edgeCount - 1].yBottom, direction: chain.direction)
             count += 1
         }
         chainCount = count
+        self.edgeCount = edgeCount
         // Counting sort by first row.
         let starts = rowStarts.reserve(height + 1)
         starts.initialize(repeating: 0, count: height + 1)
