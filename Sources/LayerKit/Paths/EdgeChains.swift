@@ -100,7 +100,12 @@ struct EdgeChains {
     /// Ends the open chain, its edges put top to bottom.
     mutating func closeChain() {
         guard openDirection != 0 else { return }
-        if openDirection < 0 { edges[openFirst..<edges.count].reverse() }
+        if openDirection < 0 {
+            // In place: reversing `edges[openFirst...]`, an ArraySlice, copied the slice to a new
+            // buffer (and freed it) most times.
+            let first = openFirst
+            edges.withUnsafeMutableBufferPointer { $0[first...].reverse() }
+        }
         chains.append(Chain(first: openFirst, end: edges.count, direction: openDirection))
         openDirection = 0
     }
