@@ -524,6 +524,10 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
             while (edges[k].yBottom <= top) k++;
             c->cursor = k;
             if (c->yTop > top || c->yBottom < bottom) cut = 1;
+            /* The chain's piece for add_bounds, while it is at hand (unused if the row is cut). */
+            pieces[kept].first = k;
+            pieces[kept].end = c->end;
+            pieces[kept].sign = c->direction;
             active[kept++] = active[i];
         }
         active_count = kept;
@@ -531,12 +535,6 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
         if (cut || active_count > sweep->maximum_chains) {
             result = 1;
             goto done;
-        }
-        for (int64_t i = 0; i < active_count; i++) {
-            const lk_scan_chain *c = &chains[active[i]];
-            pieces[i].first = c->cursor;
-            pieces[i].end = c->end;
-            pieces[i].sign = c->direction;
         }
         /* (An edge whose x is not a number, which the scan's edges never have, adds nothing.) */
         if (add_bounds(row, edges, pieces, (int32_t)active_count, even_odd, top, bottom, top) == 0) {
