@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import Testing
 @testable import LayerKit
@@ -142,5 +143,75 @@ import Testing
             let same = result.kernel == result.rows
             #expect(same, "\(rule) case \(i): \(Self.firstDifference(result.kernel, result.rows))")
         }
+    }
+
+    /// Arguments `lk_sweep_rows` cannot sweep are refused, changing nothing: null pointers, a
+    /// target with neither pixels nor mask, counts out of range, and cells that are not empty.
+    @Test func badArgumentsAreRefusedAndChangeNothing() {
+        /// Buffers of exactly these elements, freed at the end of the test.
+        final class Buffers {
+            var all: [UnsafeMutableRawPointer] = []
+            func make<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
+                let p = UnsafeMutablePointer<T>.allocate(capacity: values.count)
+                p.initialize(from: values, count: values.count)
+                all.append(UnsafeMutableRawPointer(p))
+                return p
+            }
+            deinit { for p in all { p.deallocate() } }
+        }
+        let buffers = Buffers()
+        let edges = buffers.make([ScanEdge(yTop: 0.5, yBottom: 3.5, xTop: 1.5, slope: 0.25),
+                                  ScanEdge(yTop: 0.5, yBottom: 3.5, xTop: 6.5, slope: -0.25)])
+        let chains = buffers.make([ScanChain(first: 0, end: 1, cursor: 0, yTop: 0.5, yBottom: 3.5, direction: 1),
+                                   ScanChain(first: 1, end: 2, cursor: 1, yTop: 0.5, yBottom: 3.5, direction: -1)])
+        let pixels = buffers.make([UInt32](repeating: 0, count: 8 * 4))
+        let good = lk_sweep(edges: edges, chains: chains, order: buffers.make([Int32(0), 1]), active: buffers.make([Int32(-1), -1]),
+                            pieces: buffers.make([lk_chain_piece(), lk_chain_piece()]), edge_count: 2, chain_count: 2, next: 0,
+                            active_count: 0, maximum_chains: 256)
+        var row = lk_cell_row(cells: buffers.make([Double](repeating: 0, count: 10)), touched: buffers.make([UInt64(0)]), width: 8,
+                              first_word: .max, last_word: -1)
+        let target = lk_sweep_target(pixels: pixels, pixels_per_row: 8, color: 0xFF80_4020,
+                                     table: buffers.make([UInt64](repeating: 0, count: ColorBlendSink.tableSize)), mask: nil,
+                                     mask_stride: 0)
+        func sweep(_ sweep: lk_sweep, _ target: lk_sweep_target) -> (result: Int32, index: Int64, sweep: lk_sweep) {
+            var sweep = sweep
+            var index: Int64 = 0
+            let result = withUnsafePointer(to: target) { lk_sweep_rows(&sweep, &row, 0, &index, 4, $0) }
+            return (result, index, sweep)
+        }
+        func refused(_ what: String, _ s: lk_sweep, _ t: lk_sweep_target) {
+            let (result, index, after) = sweep(s, t)
+            #expect(result == -1, "\(what)")
+            #expect(index == 0 && after.next == s.next && after.active_count == s.active_count, "\(what) moved the sweep")
+        }
+        var t = target
+        t.pixels = nil
+        refused("a target with neither pixels nor mask", good, t)
+        t = target
+        t.table = nil
+        refused("pixels without a table", good, t)
+        var s = good
+        s.edges = nil
+        refused("null edges", s, target)
+        s = good
+        s.next = 3
+        refused("next beyond the chains", s, target)
+        s = good
+        s.active_count = 1
+        refused("more active chains than admitted", s, target)
+        s = good
+        s.maximum_chains = -1
+        refused("a negative maximum", s, target)
+        row.width = -1
+        refused("a negative width", good, target)
+        row.width = 8
+        (row.first_word, row.last_word) = (0, 0)
+        refused("cells that are not empty", good, target)
+        (row.first_word, row.last_word) = (.max, -1)
+        // Made whole, the same arguments sweep: the kernel stops at row 0, where the shape's
+        // chains begin, having admitted them.
+        let (result, index, after) = sweep(good, target)
+        #expect(result == 1 && index == 0 && after.next == 2 && after.active_count == 2)
+        #expect(UnsafeBufferPointer(start: pixels, count: 8 * 4).allSatisfy { $0 == 0 }, "nothing was blended")
     }
 }
