@@ -95,14 +95,16 @@ typedef enum lk_map { LK_MAP_AFFINE = 0, LK_MAP_PROJECTIVE = 1, LK_MAP_OFFSET = 
 
 /* One entry of a variant's table, as pixman's fast paths: what it handles and its row functions.
  * `inner` may assume every texel it reads is inside the source (affine bilinear: the pixel's
- * 2x2 neighbourhood is; nearest: its texel is, which the span guarantees); `edge` checks. */
+ * 2x2 neighbourhood is; nearest: its texel is, which the span guarantees); `edge` checks. An
+ * entry gives `inner` (called run by run) or `inner_runs` (a block at a time), which the
+ * composite then calls instead; lk_composite_a8_offset, row by row, needs `inner`. */
 typedef struct lk_kernel_entry {
     lk_format format;
     lk_map map;
     lk_filter filter;
     lk_row_fn inner;
     lk_row_fn edge;
-    /* `inner` over a block of runs, or NULL (the composite then calls `inner` run by run). */
+    /* `inner` over a block of runs, or NULL. */
     lk_runs_fn inner_runs;
 } lk_kernel_entry;
 

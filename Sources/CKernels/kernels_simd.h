@@ -362,11 +362,6 @@ LK_SIMD vi v_affine_sample_checked(const lk_context *c, vi vx, vi vy) {
     return v_bilinear(tl, tr, bl, br, wx, wy, 7);
 }
 
-static void argb_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
-    const lk_context *c = r->context;
-    LK_AFFINE_STEPS(v_blend(c, dst + i, LK_AFFINE_SAMPLE(c, vx, vy, 0), n))
-}
-
 static void argb_affine_bilinear_inner_runs(const lk_row *r, const lk_run *runs, int32_t runs_n) {
     const lk_context *c = r->context;
     LK_AFFINE_SETUP
@@ -388,55 +383,36 @@ static void argb_affine_nearest(const lk_row *r, int32_t fx, int32_t fy, uint32_
     LK_AFFINE_STEPS(v_blend(c, dst + i, LK_FETCH1(c, v_srai(v_sub(vx, e), 16), v_srai(v_sub(vy, e), 16)), n))
 }
 
-/* A8 bilinear rows: inner, or edge of a source at least 2x2, from the texels or their vertical
+/* A8 bilinear runs: inner, or edge of a source at least 2x2, from the texels or their vertical
  * pairs. What they read is kept in locals. */
-LK_SIMD void v_a8_affine_bilinear_steps(const lk_row *r, const lk_a8_source *s, int32_t fx, int32_t fy,
-                                        uint32_t *LK_RESTRICT dst, int32_t count, int edge, int pairs) {
-    const uint32_t c = r->context->color;
-    if ((c & 0xffffff) == 0) {
-        const vi alpha = v_set1((int32_t)(c >> 24));
-        LK_AFFINE_STEPS(v_blend_a8_alpha(alpha, dst + i, v_a8_affine_sample(s, vx, vy, edge, pairs), n))
-        return;
-    }
-    const vi color = v_set1((int32_t)c);
-    LK_AFFINE_STEPS(v_blend_a8(color, dst + i, v_a8_affine_sample(s, vx, vy, edge, pairs), n))
-}
-
-/* The same over a block of inner runs. */
-LK_SIMD void v_a8_affine_bilinear_runs_steps(const lk_row *r, const lk_a8_source *s, const lk_run *runs, int32_t runs_n,
-                                             int pairs) {
+LK_SIMD void v_a8_affine_bilinear_steps(const lk_row *r, const lk_a8_source *s, const lk_run *runs, int32_t runs_n,
+                                        int edge, int pairs) {
     const uint32_t c = r->context->color;
     LK_AFFINE_SETUP
     if ((c & 0xffffff) == 0) {
         const vi alpha = v_set1((int32_t)(c >> 24));
-        LK_FOR_RUNS(LK_AFFINE_RUN(v_blend_a8_alpha(alpha, dst + i, v_a8_affine_sample(s, vx, vy, 0, pairs), n)))
+        LK_FOR_RUNS(LK_AFFINE_RUN(v_blend_a8_alpha(alpha, dst + i, v_a8_affine_sample(s, vx, vy, edge, pairs), n)))
         return;
     }
     const vi color = v_set1((int32_t)c);
-    LK_FOR_RUNS(LK_AFFINE_RUN(v_blend_a8(color, dst + i, v_a8_affine_sample(s, vx, vy, 0, pairs), n)))
+    LK_FOR_RUNS(LK_AFFINE_RUN(v_blend_a8(color, dst + i, v_a8_affine_sample(s, vx, vy, edge, pairs), n)))
+}
+
+LK_SIMD void v_a8_affine_bilinear_runs(const lk_row *r, const lk_run *runs, int32_t runs_n, int edge) {
+    const lk_a8_source s = v_a8_source(r->context);
+    if (s.pairs) v_a8_affine_bilinear_steps(r, &s, runs, runs_n, edge, 1);
+    else v_a8_affine_bilinear_steps(r, &s, runs, runs_n, edge, 0);
 }
 
 static void a8_affine_bilinear_inner_runs(const lk_row *r, const lk_run *runs, int32_t runs_n) {
-    const lk_a8_source s = v_a8_source(r->context);
-    if (s.pairs) v_a8_affine_bilinear_runs_steps(r, &s, runs, runs_n, 1);
-    else v_a8_affine_bilinear_runs_steps(r, &s, runs, runs_n, 0);
-}
-
-LK_SIMD void v_a8_affine_bilinear_run(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst,
-                                      int32_t count, int edge) {
-    const lk_a8_source s = v_a8_source(r->context);
-    if (s.pairs) v_a8_affine_bilinear_steps(r, &s, fx, fy, dst, count, edge, 1);
-    else v_a8_affine_bilinear_steps(r, &s, fx, fy, dst, count, edge, 0);
-}
-
-static void a8_affine_bilinear_inner(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
-    v_a8_affine_bilinear_run(r, fx, fy, dst, count, 0);
+    v_a8_affine_bilinear_runs(r, runs, runs_n, 0);
 }
 
 static void a8_affine_bilinear_edge(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
     const lk_context *c = r->context;
     if (c->src_width >= 2 && c->src_height >= 2) {
-        v_a8_affine_bilinear_run(r, fx, fy, dst, count, 1);
+        const lk_run run = {dst, fx, fy, count};
+        v_a8_affine_bilinear_runs(r, &run, 1, 1);
         return;
     }
     const vi color = v_set1((int32_t)c->color);
@@ -546,12 +522,12 @@ static void a8_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_REST
 }
 
 static const lk_kernel_entry lk_simd_entries[] = {
-    {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_BILINEAR, argb_affine_bilinear_inner, argb_affine_bilinear_edge,
+    {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_BILINEAR, NULL, argb_affine_bilinear_edge,
      argb_affine_bilinear_inner_runs},
     {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_NEAREST, argb_affine_nearest, argb_affine_nearest},
     {LK_FORMAT_ARGB32, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, argb_projective_bilinear, argb_projective_bilinear},
     {LK_FORMAT_ARGB32, LK_MAP_PROJECTIVE, LK_FILTER_NEAREST, argb_projective_nearest, argb_projective_nearest},
-    {LK_FORMAT_A8, LK_MAP_AFFINE, LK_FILTER_BILINEAR, a8_affine_bilinear_inner, a8_affine_bilinear_edge,
+    {LK_FORMAT_A8, LK_MAP_AFFINE, LK_FILTER_BILINEAR, NULL, a8_affine_bilinear_edge,
      a8_affine_bilinear_inner_runs},
     {LK_FORMAT_A8, LK_MAP_AFFINE, LK_FILTER_NEAREST, a8_affine_nearest, a8_affine_nearest},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, a8_projective_bilinear, a8_projective_bilinear},
