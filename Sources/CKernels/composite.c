@@ -507,30 +507,37 @@ static inline __m128i first_lanes(int n) {
 }
 #endif
 
-lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t width, int32_t height, int32_t stride, const lk_glyph_blit *glyphs,
-                           int32_t count) {
+lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
+                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked) {
     if (!mask || width < 0 || height < 0 || stride < width || count < 0 || (count > 0 && !glyphs) ||
         (int64_t)stride * height > INT32_MAX)
         return LK_INVALID;
     for (int32_t i = 0; i < count; i++) {
         const lk_glyph_blit *g = &glyphs[i];
-        if (!g->coverage || g->width < 0 || g->height < 0 || g->stride < g->width) return LK_INVALID;
+        if (g->coverage && (g->width < 0 || g->height < 0 || g->stride < g->width)) return LK_INVALID;
     }
+    int64_t ix0 = INT64_MAX, iy0 = INT64_MAX, ix1 = INT64_MIN, iy1 = INT64_MIN;
     for (int32_t i = 0; i < count; i++) {
         const lk_glyph_blit *g = &glyphs[i];
-        /* The glyph's pixels inside the mask. */
-        const int64_t x0 = g->x > 0 ? g->x : 0, y0 = g->y > 0 ? g->y : 0;
-        const int64_t x1 = (int64_t)g->x + g->width < width ? (int64_t)g->x + g->width : width;
-        const int64_t y1 = (int64_t)g->y + g->height < height ? (int64_t)g->y + g->height : height;
+        if (!g->coverage) continue;
+        /* The glyph's pixels inside the mask, in mask pixels. */
+        const int64_t gx = (int64_t)g->x - mask_x, gy = (int64_t)g->y - mask_y;
+        const int64_t x0 = gx > 0 ? gx : 0, y0 = gy > 0 ? gy : 0;
+        const int64_t x1 = gx + g->width < width ? gx + g->width : width;
+        const int64_t y1 = gy + g->height < height ? gy + g->height : height;
         if (x0 >= x1 || y0 >= y1) continue;
+        if (x0 < ix0) ix0 = x0;
+        if (y0 < iy0) iy0 = y0;
+        if (x1 > ix1) ix1 = x1;
+        if (y1 > iy1) iy1 = y1;
         const int32_t n = (int32_t)(x1 - x0), rows = (int32_t)(y1 - y0);
-        const uint8_t *src = g->coverage + (ptrdiff_t)(y0 - g->y) * g->stride + (x0 - g->x);
+        const uint8_t *src = g->coverage + (ptrdiff_t)(y0 - gy) * g->stride + (x0 - gx);
         uint8_t *dst = mask + (ptrdiff_t)y0 * stride + x0;
         int32_t k = 0;
 #if LK_X86
         /* Whole 16-byte steps while both rows have room for them (the same in every row): the
          * last step's lanes past the glyph's pixels are cleared, so their mask bytes stay. */
-        const int64_t room = g->stride - (x0 - g->x) < stride - x0 ? g->stride - (x0 - g->x) : stride - x0;
+        const int64_t room = g->stride - (x0 - gx) < stride - x0 ? g->stride - (x0 - gx) : stride - x0;
         const int32_t steps = (int32_t)((n + 15) / 16 * 16 <= room ? (n + 15) / 16 : room / 16);
         if (steps > 0) {
             const __m128i last = first_lanes(n - (steps - 1) * 16 < 16 ? n - (steps - 1) * 16 : 16);
@@ -556,6 +563,10 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t width, int32_t height, int32_t
                 for (int32_t c = k; c < n; c++) d[c] = lk_coverage_over(d[c], s[c]);
             }
         }
+    }
+    if (inked) {
+        if (ix0 < ix1) *inked = (lk_box){(int32_t)ix0, (int32_t)iy0, (int32_t)ix1, (int32_t)iy1};
+        else *inked = (lk_box){0, 0, 0, 0};
     }
     return LK_OK;
 }

@@ -138,9 +138,10 @@ lk_status lk_composite_projective(const lk_job *job, const double matrix[9], dou
 lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y);
 
 /* One glyph's 8-bit coverage placed in an A8 mask: `height` rows of `width` bytes, `stride`
- * bytes apart, its top-left at mask pixel (x, y). Rows are read only within `width`, plus,
- * where `stride` leaves 16 readable bytes from a step's start, the rest of those 16 (whatever
- * they hold is ignored). */
+ * bytes apart, its top-left at pixel (x, y) (in the coordinates the mask is laid over). Rows
+ * are read only within `width`, plus, where `stride` leaves 16 readable bytes from a step's
+ * start, the rest of those 16 (whatever they hold is ignored). A null `coverage` is a glyph
+ * without ink (a space): nothing is read and the other fields are ignored. */
 typedef struct lk_glyph_blit {
     const uint8_t *coverage;
     int32_t stride;
@@ -148,14 +149,16 @@ typedef struct lk_glyph_blit {
     int32_t width, height;
 } lk_glyph_blit;
 
-/* Adds each glyph's coverage into the `width` x `height` A8 mask (rows `stride` bytes apart), in
- * order, as source-over combines coverage: m + g - m·g/255, the product rounded as pixman
- * multiplies ((t + (t >> 8)) >> 8, t = m·g + 128). Glyphs are clipped to the mask; only bytes
- * of the mask's rows are written, and those outside a glyph keep their value. LK_INVALID,
- * writing nothing, for a null or undersized mask, or a glyph with a null coverage, a negative
- * size or a stride shorter than its width. */
-lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t width, int32_t height, int32_t stride, const lk_glyph_blit *glyphs,
-                           int32_t count);
+/* Adds each glyph's coverage into the `width` x `height` A8 mask (rows `stride` bytes apart)
+ * laid over pixels (mask_x, mask_y) … (mask_x + width − 1, mask_y + height − 1), in order, as
+ * source-over combines coverage: m + g - m·g/255, the product rounded as pixman multiplies
+ * ((t + (t >> 8)) >> 8, t = m·g + 128). Glyphs are clipped to the mask; only bytes of the
+ * mask's rows are written, and those outside a glyph keep their value. When `inked` is not
+ * null it receives the union of the glyphs' boxes inside the mask, in mask pixels (x1 >= x2
+ * when none reaches it). LK_INVALID, writing nothing, for a null or undersized mask, or a glyph
+ * with coverage and a negative size or a stride shorter than its width. */
+lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
+                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked);
 
 /* Writes the vertical pairs of a `width` x `height` A8 source (at least 2x2) into `pairs`, with
  * a clear border (see lk_job.pairs): height + 1 rows of `pairs_stride` bytes (at least

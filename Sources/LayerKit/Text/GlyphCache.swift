@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// Rasterized glyphs: 8-bit coverage of one glyph of one font at one pixel size, placed at one
@@ -46,11 +47,46 @@ final class GlyphCache: Sendable {
 
     static let shared = GlyphCache(capacity: 8 << 20)
 
-    /// A glyph to find in a font: its index, design units → pixels, and sub-pixel phases.
+    /// Where a glyph's coverage is and where it goes, as plain values (the kernel's blit):
+    /// read per glyph without touching the entry's reference count, which both threads of a
+    /// frame would bounce between cores. Valid while the entry it was read from is alive; a
+    /// null `blit.coverage` is a glyph without ink.
+    ///
+    /// `@unchecked Sendable` is safe for the reason `Entry` is: `blit.coverage` points at an
+    /// entry's rows, written once before the entry is shared and never again, and the other
+    /// fields are integers. Reading through it is only valid while its entry lives, which
+    /// whoever holds it ensures by holding the entry (as `entries(font:for:into:coverage:)`'s
+    /// results do).
+    struct Coverage: @unchecked Sendable {
+        var blit: lk_glyph_blit
+
+        static let none = Coverage(blit: lk_glyph_blit(coverage: nil, stride: 0, x: 0, y: 0, width: 0, height: 0))
+
+        /// The entry's coverage with its whole-pixel origin at (0, 0).
+        init(_ entry: Entry?) {
+            guard let entry else { self = .none; return }
+            blit = lk_glyph_blit(coverage: entry.bytes, stride: Int32(entry.stride), x: Int32(entry.area.x),
+                                 y: Int32(entry.area.y), width: Int32(entry.area.width), height: Int32(entry.area.height))
+        }
+
+        private init(blit: lk_glyph_blit) { self.blit = blit }
+
+        /// Moved by (`x`, `y`) pixels.
+        func offset(x: Int32, y: Int32) -> Coverage {
+            var moved = self
+            moved.blit.x &+= x
+            moved.blit.y &+= y
+            return moved
+        }
+    }
+
+    /// A glyph to find in a font: its index, design units → pixels, and sub-pixel phases; and
+    /// where its whole-pixel origin goes (its coverage is placed there).
     struct Request {
         let glyph: UInt32
         let scale: CGFloat
         let phaseX: Int, phaseY: Int
+        var x: Int32 = 0, y: Int32 = 0
     }
 
     /// One font at one scale.
@@ -71,7 +107,7 @@ final class GlyphCache: Sendable {
 
         init(capacity: Int = 64) {
             numbers = [UInt32](repeating: Self.free, count: capacity)
-            slots = [Slot](repeating: Slot(entry: nil, lastUse: 0), count: capacity)
+            slots = [Slot](repeating: Slot(nil, lastUse: 0), count: capacity)
         }
 
         /// Where `number` is, or the free slot where it would go.
@@ -101,13 +137,15 @@ final class GlyphCache: Sendable {
             self = bigger
         }
 
-        /// Each request's entry appended to `results`, the glyphs found marked used at `clock`;
-        /// the positions of those not held go to `missing`.
-        mutating func lookUp(_ requests: ArraySlice<Request>, clock: UInt64, into results: inout [Entry?], missing: inout [Int]) {
+        /// Each request's entry appended to `results` and its coverage to `coverage`, the
+        /// glyphs found marked used at `clock`; the positions of those not held go to `missing`.
+        mutating func lookUp(_ requests: ArraySlice<Request>, clock: UInt64, into results: inout [Entry?],
+                             coverage: inout [Coverage], missing: inout [Int]) {
             for i in requests.indices {
                 let request = requests[i]
                 guard let number = GlyphCache.number(glyph: request.glyph, phaseX: request.phaseX, phaseY: request.phaseY) else {
                     results.append(nil)
+                    coverage.append(.none)
                     missing.append(i)
                     continue
                 }
@@ -115,8 +153,10 @@ final class GlyphCache: Sendable {
                 if found {
                     slots[index].lastUse = clock
                     results.append(slots[index].entry)
+                    coverage.append(slots[index].coverage.offset(x: request.x, y: request.y))
                 } else {
                     results.append(nil)
+                    coverage.append(.none)
                     missing.append(i)
                 }
             }
@@ -136,7 +176,15 @@ final class GlyphCache: Sendable {
     private struct Slot {
         /// Nil for a glyph without ink (a space).
         let entry: Entry?
+        /// The entry's coverage, read without its reference.
+        let coverage: Coverage
         var lastUse: UInt64
+
+        init(_ entry: Entry?, lastUse: UInt64) {
+            self.entry = entry
+            coverage = Coverage(entry)
+            self.lastUse = lastUse
+        }
     }
 
     private struct State {
@@ -160,17 +208,21 @@ final class GlyphCache: Sendable {
 
     /// The glyph's coverage, rasterized on first use. Nil for glyphs without ink.
     func coverage(font: Font, glyph: UInt32, scale: CGFloat, phaseX: Int, phaseY: Int) -> Entry? {
-        var result: [Entry?] = []
-        entries(font: font, for: [Request(glyph: glyph, scale: scale, phaseX: phaseX, phaseY: phaseY)], into: &result)
+        var result: [Entry?] = [], coverage: [Coverage] = []
+        entries(font: font, for: [Request(glyph: glyph, scale: scale, phaseX: phaseX, phaseY: phaseY)], into: &result,
+                coverage: &coverage)
         return result[0]
     }
 
-    /// The coverage of each glyph of `requests` (all of `font`), in order, into `results`: hits
-    /// under one lock, misses rasterized outside it (another thread may rasterize the same glyph
+    /// The entry of each glyph of `requests` (all of `font`), in order, into `results`, and
+    /// its coverage into `coverage` (valid while `results` holds the entries): hits under one
+    /// lock, misses rasterized outside it (another thread may rasterize the same glyph
     /// meanwhile; both make the same pixels).
-    func entries(font: Font, for requests: [Request], into results: inout [Entry?]) {
+    func entries(font: Font, for requests: [Request], into results: inout [Entry?], coverage: inout [Coverage]) {
         results.removeAll(keepingCapacity: true)
         results.reserveCapacity(requests.count)
+        coverage.removeAll(keepingCapacity: true)
+        coverage.reserveCapacity(requests.count)
         var missing: [Int] = []
         state.withLock { s in
             var i = 0
@@ -182,10 +234,12 @@ final class GlyphCache: Sendable {
                 if let strike = s.strikes.index(forKey: StrikeKey(font: font.serial, scale: Double(scale).bitPattern)) {
                     s.clock += 1
                     let clock = s.clock
-                    s.strikes.values[strike].lookUp(requests[i..<end], clock: clock, into: &results, missing: &missing)
+                    s.strikes.values[strike].lookUp(requests[i..<end], clock: clock, into: &results, coverage: &coverage,
+                                                     missing: &missing)
                 } else {
                     missing.append(contentsOf: i..<end)
                     results.append(contentsOf: repeatElement(nil, count: end - i))
+                    coverage.append(contentsOf: repeatElement(.none, count: end - i))
                 }
                 i = end
             }
@@ -196,6 +250,7 @@ final class GlyphCache: Sendable {
             let request = requests[i]
             let entry = Self.rasterize(font: font, request)
             results[i] = entry
+            coverage[i] = Coverage(entry).offset(x: request.x, y: request.y)
             made.append((request, entry))
         }
         state.withLock { s in
@@ -203,7 +258,7 @@ final class GlyphCache: Sendable {
                 guard let number = Self.number(glyph: request.glyph, phaseX: request.phaseX, phaseY: request.phaseY) else { continue }
                 s.clock += 1
                 let key = StrikeKey(font: font.serial, scale: Double(request.scale).bitPattern)
-                let added = s.strikes[key, default: Strike()].add(number, Slot(entry: entry, lastUse: s.clock))
+                let added = s.strikes[key, default: Strike()].add(number, Slot(entry, lastUse: s.clock))
                 if added {
                     s.bytes += Self.bytes(of: entry)
                     s.count += 1

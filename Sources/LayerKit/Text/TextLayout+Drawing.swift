@@ -50,17 +50,13 @@ extension TextLayout {
     private func drawRun(_ range: Range<Int>, into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform,
                          cache: GlyphCache) {
         let color = glyphs[range.lowerBound].color
-        let run = placedRun(range, at: origin, transform: transform, cache: cache)
-        var area = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        for (placement, entry) in zip(run.placements, run.entries) {
-            guard let entry else { continue }
-            area = area.union(Self.placed(entry, atX: placement.x, y: placement.y))
-        }
-        area = area.intersection(bitmap.bounds)
+        var run = PlacedRun()
+        place(range, at: origin, transform: transform, cache: cache, into: &run)
+        let area = run.inked(within: bitmap.bounds)
         if !area.isEmpty {
             ScanConverter.withConverter { converter in
                 converter.withClearedMask(for: area) { mask, stride in
-                    Self.add(run.entries, at: run.placements, into: mask, stride: stride, area: area)
+                    Self.add(&run, into: mask, stride: stride, area: area)
                     bitmap.composite(mask: mask, stride: stride, area: area, color: color, clip: nil)
                 }
             }
@@ -68,17 +64,47 @@ extension TextLayout {
         if !run.large.isEmpty { bitmap.fill(outlines(of: run.large, at: origin), with: color, transform: transform) }
     }
 
-    /// A run's glyphs placed on whole device pixels with their cached coverage (nil for glyphs
-    /// without ink, or placed beyond any bitmap), and the glyphs too large for the cache, whose
-    /// outlines are filled instead.
-    private func placedRun(_ range: Range<Int>, at origin: CGPoint, transform: CGAffineTransform,
-                           cache: GlyphCache) -> (placements: [(x: Int, y: Int)], entries: [GlyphCache.Entry?], large: [Int]) {
+    /// A run's glyphs placed on whole device pixels with their cached coverage, and the glyphs
+    /// too large for the cache, whose outlines are filled instead. Kept between the runs of a
+    /// text, so that its arrays are allocated once.
+    struct PlacedRun {
+        /// Each cached glyph's request to the cache (with its whole-pixel origin).
+        var requests: [GlyphCache.Request] = []
+        /// Each request's entry (nil for glyphs without ink), which keeps its coverage alive.
+        var entries: [GlyphCache.Entry?] = []
+        /// Each request's coverage, placed in device pixels.
+        var coverage: [GlyphCache.Coverage] = []
+        /// Indices of glyphs whose outlines are filled instead.
+        var large: [Int] = []
+
+        /// Emptied, keeping the arrays' storage.
+        mutating func removeAll() {
+            requests.removeAll(keepingCapacity: true)
+            entries.removeAll(keepingCapacity: true)
+            coverage.removeAll(keepingCapacity: true)
+            large.removeAll(keepingCapacity: true)
+        }
+
+        /// The union of the glyphs' coverage boxes within `area` (device pixels).
+        func inked(within area: PixelRect) -> PixelRect {
+            var inked = PixelRect(x: 0, y: 0, width: 0, height: 0)
+            for placed in coverage where placed.blit.coverage != nil {
+                let b = placed.blit
+                inked = inked.union(PixelRect(x: Int(b.x), y: Int(b.y), width: Int(b.width), height: Int(b.height)).intersection(area))
+            }
+            return inked
+        }
+    }
+
+    /// `range`'s glyphs (all of one font) placed on whole device pixels and their coverage
+    /// found in the cache, into `run` (emptied first). Glyphs placed beyond any bitmap are left
+    /// out.
+    private func place(_ range: Range<Int>, at origin: CGPoint, transform: CGAffineTransform, cache: GlyphCache,
+                       into run: inout PlacedRun) {
+        run.removeAll()
         let font = glyphs[range.lowerBound].font
         let phases = CGFloat(GlyphCache.phases)
-        var placements: [(x: Int, y: Int)] = [], requests: [GlyphCache.Request] = []
-        placements.reserveCapacity(range.count)
-        requests.reserveCapacity(range.count)
-        var large: [Int] = []
+        run.requests.reserveCapacity(range.count)
         let extent = font.face.largestGlyphExtent > 0 ? CGFloat(font.face.largestGlyphExtent) : .infinity
         // Fields read in place: copying a placed glyph out would retain and release its font.
         glyphs.withUnsafeBufferPointer { glyphs in
@@ -92,21 +118,25 @@ extension TextLayout {
                 if scale * extent > CGFloat(GlyphCache.largestSide - 2) {
                     let box = font.outline(ofGlyph: id).boundingBox
                     if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
-                        large.append(i)
+                        run.large.append(i)
                         continue
                     }
                 }
                 // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
-                let sx = (x * phases).rounded(), sy = (y * phases).rounded()
-                let px = Int((sx / phases).rounded(.down)), py = Int((sy / phases).rounded(.down))
-                placements.append((px, py))
-                requests.append(GlyphCache.Request(glyph: id, scale: scale, phaseX: Int(sx) - px * GlyphCache.phases,
-                                                   phaseY: Int(sy) - py * GlyphCache.phases))
+                let sx = Self.roundedHalfAway(x * phases), sy = Self.roundedHalfAway(y * phases)
+                run.requests.append(GlyphCache.Request(glyph: id, scale: scale, phaseX: sx & 7, phaseY: sy & 7,
+                                                       x: Int32(sx >> 3), y: Int32(sy >> 3)))
             }
         }
-        var entries: [GlyphCache.Entry?] = []
-        cache.entries(font: font, for: requests, into: &entries)
-        return (placements, entries, large)
+        cache.entries(font: font, for: run.requests, into: &run.entries, coverage: &run.coverage)
+    }
+
+    /// `v` rounded to the nearest whole number, halves away from zero (`rounded()`), for
+    /// |v| < 2⁵²: truncation and an exact remainder, without a call into the C library.
+    @inline(__always)
+    private static func roundedHalfAway(_ v: CGFloat) -> Int {
+        let whole = Int(v), rest = v - CGFloat(whole)
+        return rest >= 0.5 ? whole + 1 : rest <= -0.5 ? whole - 1 : whole
     }
 
     /// The outlines of `indices`' glyphs, placed in points (offset by `origin`), as one path.
@@ -140,11 +170,12 @@ extension TextLayout {
         let inkBefore = mask.inkBounds
         var inked = PixelRect(x: 0, y: 0, width: 0, height: 0)
         var outlined: [Int] = []
+        var run = PlacedRun()
         mask.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             forEachRun(splittingColors: false) { range in
-                let run = placedRun(range, at: origin, transform: transform, cache: cache)
-                inked = inked.union(Self.add(run.entries, at: run.placements, into: base, stride: mask.bytesPerRow, area: area))
+                place(range, at: origin, transform: transform, cache: cache, into: &run)
+                inked = inked.union(Self.add(&run, into: base, stride: mask.bytesPerRow, area: area))
                 outlined += run.large
             }
         }
@@ -153,37 +184,27 @@ extension TextLayout {
         if !outlined.isEmpty { mask.fill(outlines(of: outlined, at: origin), transform: transform) }
     }
 
-    /// The pixels a glyph's cached coverage covers, its whole-pixel origin at (`gx`, `gy`).
-    private static func placed(_ entry: GlyphCache.Entry, atX gx: Int, y gy: Int) -> PixelRect {
-        PixelRect(x: gx + entry.area.x, y: gy + entry.area.y, width: entry.area.width, height: entry.area.height)
-    }
-
-    /// Adds the glyphs' cached coverage, each placed with its whole-pixel origin at its
-    /// placement, into the A8 `mask` (`stride` bytes a row) laid over `area` of device pixels,
-    /// as source-over combines coverage (`CoverageOverSink.over`: g where the mask is still
-    /// empty), in one call of the kernel. Returns the pixels of the mask they may have changed
-    /// (the union of their visible boxes).
+    /// Adds the run's cached coverage, each glyph placed with its whole-pixel origin, into the
+    /// A8 `mask` (`stride` bytes a row) laid over `area` of device pixels, as source-over
+    /// combines coverage (`CoverageOverSink.over`: g where the mask is still empty), in one call
+    /// of the kernel. Returns the pixels of the mask they may have changed (the union of their
+    /// visible boxes).
     @discardableResult
-    private static func add(_ entries: [GlyphCache.Entry?], at placements: [(x: Int, y: Int)],
-                            into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) -> PixelRect {
-        var blits: [lk_glyph_blit] = []
-        blits.reserveCapacity(entries.count)
-        var inked = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        for (placement, entry) in zip(placements, entries) {
-            guard let entry else { continue }
-            let placed = Self.placed(entry, atX: placement.x, y: placement.y)
-            let visible = placed.intersection(area)
-            guard !visible.isEmpty else { continue }
-            inked = inked.union(visible)
-            blits.append(lk_glyph_blit(coverage: entry.bytes, stride: Int32(entry.stride), x: Int32(placed.x - area.x),
-                                       y: Int32(placed.y - area.y), width: Int32(entry.area.width), height: Int32(entry.area.height)))
-        }
-        guard !blits.isEmpty else { return inked }
+    private static func add(_ run: inout PlacedRun, into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) -> PixelRect {
+        guard !run.coverage.isEmpty, !area.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        var inked = lk_box()
         // The entries own the bytes the blits point at: kept alive until the kernel returns.
-        let status = withExtendedLifetime(entries) {
-            lk_a8_add_glyphs(mask, Int32(area.width), Int32(area.height), Int32(stride), blits, Int32(blits.count))
+        let status = withExtendedLifetime(run.entries) {
+            run.coverage.withUnsafeBufferPointer { coverage in
+                coverage.withMemoryRebound(to: lk_glyph_blit.self) { blits in
+                    lk_a8_add_glyphs(mask, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), Int32(stride),
+                                     blits.baseAddress, Int32(blits.count), &inked)
+                }
+            }
         }
         assert(status == LK_OK, "glyph blits out of range")
-        return inked
+        guard inked.x1 < inked.x2 else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        return PixelRect(x: area.x + Int(inked.x1), y: area.y + Int(inked.y1), width: Int(inked.x2 - inked.x1),
+                         height: Int(inked.y2 - inked.y1))
     }
 }

@@ -26,49 +26,80 @@ import Testing
         deinit { bytes.deallocate() }
     }
 
-    /// The definition: each glyph's pixels inside the mask, `over` the mask, glyph after glyph.
-    static func reference(_ mask: inout [UInt8], width: Int, height: Int, stride: Int, _ glyphs: [Glyph]) {
-        for glyph in glyphs {
+    /// The definition: each glyph's pixels inside the mask (laid over (`maskX`, `maskY`)),
+    /// `over` the mask, glyph after glyph; glyphs without coverage skipped. Returns the union of
+    /// the glyphs' boxes inside the mask, in mask pixels (nil when none reaches it).
+    @discardableResult
+    static func reference(_ mask: inout [UInt8], maskX: Int = 0, maskY: Int = 0, width: Int, height: Int, stride: Int,
+                          _ glyphs: [Glyph?]) -> PixelRect? {
+        var inked: PixelRect?
+        for case let glyph? in glyphs {
             let b = glyph.blit
             for row in 0..<Int(b.height) {
                 for column in 0..<Int(b.width) {
-                    let x = Int(b.x) + column, y = Int(b.y) + row
+                    let x = Int(b.x) - maskX + column, y = Int(b.y) - maskY + row
                     guard x >= 0, y >= 0, x < width, y < height else { continue }
                     mask[y * stride + x] = CoverageOverSink.over(mask[y * stride + x], glyph.bytes[row * Int(b.stride) + column])
+                    let pixel = PixelRect(x: x, y: y, width: 1, height: 1)
+                    inked = inked.map { $0.union(pixel) } ?? pixel
                 }
             }
         }
+        return inked
     }
 
-    /// Random masks (rows padded or not), glyphs of every width around the 16-byte steps, with
-    /// rows padded or exact, overlapping one another and the mask's edges: the mask equals the
-    /// definition's byte for byte, the padding of its rows untouched.
+    /// Random masks (rows padded or not, laid over random pixels), glyphs of every width around
+    /// the 16-byte steps, with rows padded or exact, overlapping one another and the mask's
+    /// edges, and glyphs without ink: the mask equals the definition's byte for byte, the padding
+    /// of its rows untouched, and the inked box is the union of the glyphs' pixels in the mask.
     @Test func addedGlyphsEqualCoverageOverGlyphByGlyph() throws {
         var g = SeededGenerator(seed: 57)
         var steps = 0
         for trial in 0..<600 {
             let width = Int.random(in: 1...90, using: &g), height = Int.random(in: 1...40, using: &g)
             let stride = trial % 3 == 0 ? width : width + Int.random(in: 0...20, using: &g)
-            var glyphs: [Glyph] = []
+            let maskX = trial % 2 == 0 ? 0 : Int.random(in: -500...500, using: &g)
+            let maskY = trial % 2 == 0 ? 0 : Int.random(in: -500...500, using: &g)
+            var glyphs: [Glyph?] = []
             for _ in 0..<Int.random(in: 0...12, using: &g) {
+                if Int.random(in: 0..<6, using: &g) == 0 {
+                    glyphs.append(nil)
+                    continue
+                }
                 let w = Int.random(in: 0...40, using: &g), h = Int.random(in: 0...30, using: &g)
                 let pad = Bool.random(using: &g) ? 0 : Int.random(in: 1...20, using: &g)
-                glyphs.append(Glyph(x: Int.random(in: -25...(width + 5), using: &g), y: Int.random(in: -20...(height + 5), using: &g),
-                                    width: w, height: h, stride: w + pad, &g))
+                glyphs.append(Glyph(x: maskX + Int.random(in: -25...(width + 5), using: &g),
+                                    y: maskY + Int.random(in: -20...(height + 5), using: &g), width: w, height: h, stride: w + pad, &g))
                 if w + pad >= 16 { steps += 1 }
             }
             let before = (0..<(stride * height)).map { _ in Int.random(in: 0..<3, using: &g) == 0 ? 0 : UInt8.random(in: 0...255, using: &g) }
             var expected = before
-            Self.reference(&expected, width: width, height: height, stride: stride, glyphs)
+            let expectedInk = Self.reference(&expected, maskX: maskX, maskY: maskY, width: width, height: height, stride: stride,
+                                             glyphs)
             // The mask in an allocation of exactly its rows.
             let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * height)
             defer { mask.deallocate() }
             mask.initialize(from: before, count: before.count)
-            let blits = glyphs.map(\.blit)
+            // A glyph without ink: null coverage, whatever its other fields say.
+            let blits = glyphs.map { $0?.blit ?? lk_glyph_blit(coverage: nil, stride: 3, x: Int32(maskX), y: Int32(maskY), width: 9, height: 9) }
+            var inked = lk_box(x1: -7, y1: -7, x2: -7, y2: -7)
             let status = withExtendedLifetime(glyphs) {
-                lk_a8_add_glyphs(mask, Int32(width), Int32(height), Int32(stride), blits, Int32(blits.count))
+                lk_a8_add_glyphs(mask, Int32(maskX), Int32(maskY), Int32(width), Int32(height), Int32(stride), blits,
+                                 Int32(blits.count), &inked)
             }
             #expect(status == LK_OK)
+            let ink = inked.x1 < inked.x2 && inked.y1 < inked.y2
+                ? PixelRect(x: Int(inked.x1), y: Int(inked.y1), width: Int(inked.x2 - inked.x1), height: Int(inked.y2 - inked.y1)) : nil
+            // The kernel reports boxes, the reference inked pixels: a glyph's box may hold zeros.
+            if let expectedInk {
+                #expect(ink.map { $0.union(expectedInk) == $0 } == true, "trial \(trial): inked \(String(describing: ink)) misses \(expectedInk)")
+            }
+            let boxes = glyphs.compactMap { $0 }.map {
+                PixelRect(x: Int($0.blit.x) - maskX, y: Int($0.blit.y) - maskY, width: Int($0.blit.width), height: Int($0.blit.height))
+                    .intersection(PixelRect(x: 0, y: 0, width: width, height: height))
+            }.filter { !$0.isEmpty }
+            let expectedBox = boxes.dropFirst().reduce(boxes.first) { union, box in union.map { $0.union(box) } }
+            #expect(ink == expectedBox, "trial \(trial): inked \(String(describing: ink)), the glyphs' boxes \(String(describing: expectedBox))")
             let result = Array(UnsafeBufferPointer(start: mask, count: stride * height))
             if result != expected {
                 let i = result.indices.first { result[$0] != expected[$0] }!
@@ -88,17 +119,22 @@ import Testing
             narrow.stride = 7
             var negative = good
             negative.height = -1
-            var null = good
-            null.coverage = nil
-            for bad in [narrow, negative, null] {
-                #expect(lk_a8_add_glyphs(&mask, 8, 8, 8, [good, bad], 2) == LK_INVALID)
+            for bad in [narrow, negative] {
+                #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [good, bad], 2, nil) == LK_INVALID)
             }
-            #expect(lk_a8_add_glyphs(&mask, 8, 8, 7, [good], 1) == LK_INVALID, "a mask row shorter than its width")
-            #expect(lk_a8_add_glyphs(nil, 8, 8, 8, [good], 1) == LK_INVALID)
-            #expect(lk_a8_add_glyphs(&mask, 8, 8, 8, nil, 1) == LK_INVALID)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 7, [good], 1, nil) == LK_INVALID, "a mask row shorter than its width")
+            #expect(lk_a8_add_glyphs(nil, 0, 0, 8, 8, 8, [good], 1, nil) == LK_INVALID)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, nil, 1, nil) == LK_INVALID)
             #expect(mask.allSatisfy { $0 == 9 })
-            #expect(lk_a8_add_glyphs(&mask, 8, 8, 8, [good], 1) == LK_OK)
+            // A glyph without coverage is one without ink, however odd its other fields.
+            var empty = negative
+            empty.coverage = nil
+            var inked = lk_box(x1: 1, y1: 1, x2: 2, y2: 2)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [empty], 1, &inked) == LK_OK)
+            #expect(mask.allSatisfy { $0 == 9 } && inked.x1 >= inked.x2, "nothing inked")
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [empty, good], 2, &inked) == LK_OK)
             #expect(mask.allSatisfy { $0 == CoverageOverSink.over(9, 200) })
+            #expect(inked.x1 == 0 && inked.y1 == 0 && inked.x2 == 8 && inked.y2 == 8)
         }
     }
 }
