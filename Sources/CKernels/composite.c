@@ -536,7 +536,9 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_
         int32_t k = 0;
 #if LK_X86
         /* Whole 16-byte steps while both rows have room for them (the same in every row): the
-         * last step's lanes past the glyph's pixels are cleared, so their mask bytes stay. */
+         * last step's lanes past the glyph's pixels are cleared, so their mask bytes stay.
+         * Where the mask is still clear (most of a line: glyphs rarely overlap, and later
+         * glyphs sit to the right), over(0, g) = g is stored as it is. */
         const int64_t room = g->stride - (x0 - gx) < stride - x0 ? g->stride - (x0 - gx) : stride - x0;
         const int32_t steps = (int32_t)((n + 15) / 16 * 16 <= room ? (n + 15) / 16 : room / 16);
         if (steps > 0) {
@@ -546,12 +548,13 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_
             for (int32_t r = 0; r < rows; r++, s += g->stride, d += stride) {
                 for (int32_t j = 0; j + 1 < steps; j++) {
                     const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
-                    _mm_storeu_si128((__m128i *)(d + 16 * j), lk_coverage_over16(m, _mm_loadu_si128((const __m128i *)(s + 16 * j))));
+                    const __m128i c = _mm_loadu_si128((const __m128i *)(s + 16 * j));
+                    _mm_storeu_si128((__m128i *)(d + 16 * j), lk_all_zero16(m) ? c : lk_coverage_over16(m, c));
                 }
                 const int32_t j = steps - 1;
                 const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
                 const __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(s + 16 * j)), last);
-                _mm_storeu_si128((__m128i *)(d + 16 * j), lk_coverage_over16(m, c));
+                _mm_storeu_si128((__m128i *)(d + 16 * j), lk_all_zero16(m) ? c : lk_coverage_over16(m, c));
             }
             k = steps * 16 < n ? steps * 16 : n;
         }

@@ -157,6 +157,9 @@ LK_INLINE uint8_t lk_coverage_over(uint32_t m, uint32_t g) {
 
 #if LK_X86
 #include <emmintrin.h>
+/* Whether all 16 bytes are 0. */
+LK_INLINE int lk_all_zero16(__m128i v) { return _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) == 0xffff; }
+
 /* lk_coverage_over of sixteen bytes `m` and `g` in 16-bit lanes (SSE2, the x86-64 baseline): a
  * lane of `g` that is 0 leaves its byte of `m` as it was. */
 LK_INLINE __m128i lk_coverage_over16(__m128i m, __m128i g) {
