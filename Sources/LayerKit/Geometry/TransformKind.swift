@@ -24,21 +24,33 @@ public enum TransformKind: Hashable, Sendable {
     static let projectiveTolerance: CGFloat = 1e-12
 
     init(_ h: Homography) {
+        // A translation with m33 = 1 (how layers at rest and their stores are placed, asked per
+        // item and band) is told apart without inverting: its inverse, the opposite translation,
+        // exists whenever its offsets are finite.
+        if h.m33 == 1, h.m11 == 1, h.m22 == 1, h.m12 == 0, h.m21 == 0, h.m13 == 0, h.m23 == 0 {
+            guard h.m31.isFinite, h.m32.isFinite else { self = .degenerate; return }
+            self = Self.translation(h.m31, h.m32)
+            return
+        }
         guard h.isFinite, h.inverted() != nil else { self = .degenerate; return }
         let scale = max(abs(h.m33), 1)
         guard abs(h.m13) <= Self.projectiveTolerance * scale, abs(h.m23) <= Self.projectiveTolerance * scale else {
             self = .projective
             return
         }
-        let tx = h.m31 / h.m33, ty = h.m32 / h.m33
-        let rx = tx.rounded(), ry = ty.rounded()
-        if h.m11 == h.m33, h.m22 == h.m33, h.m12 == 0, h.m21 == 0,
-           abs(tx - rx) <= Self.integerTolerance, abs(ty - ry) <= Self.integerTolerance,
-           abs(rx) < CGFloat(Int32.max), abs(ry) < CGFloat(Int32.max) {
-            self = .integerTranslation(x: Int(rx), y: Int(ry))
+        if h.m11 == h.m33, h.m22 == h.m33, h.m12 == 0, h.m21 == 0 {
+            self = Self.translation(h.m31 / h.m33, h.m32 / h.m33)
         } else {
             self = .affine
         }
+    }
+
+    /// A translation by (`tx`, `ty`): whole pixels when both are within the tolerance of one.
+    private static func translation(_ tx: CGFloat, _ ty: CGFloat) -> TransformKind {
+        let rx = tx.rounded(), ry = ty.rounded()
+        guard abs(tx - rx) <= integerTolerance, abs(ty - ry) <= integerTolerance,
+              abs(rx) < CGFloat(Int32.max), abs(ry) < CGFloat(Int32.max) else { return .affine }
+        return .integerTranslation(x: Int(rx), y: Int(ry))
     }
 
     /// Whether the map is a whole-pixel offset.

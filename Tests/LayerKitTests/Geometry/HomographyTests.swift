@@ -92,6 +92,28 @@ import Testing
         #expect(Homography(scaleX: .nan, y: 1).kind == .degenerate)
     }
 
+    /// Translations with m33 = 1 are classified without inverting: the kind is what the general
+    /// rule (an inverse exists, then the offsets) gives, checked through the same translation
+    /// scaled by 2 (m33 = 2 takes the general path), for offsets whole, near whole, fractional,
+    /// huge and not finite.
+    @Test func translationsAreClassifiedAsTheGeneralRuleDoes() {
+        let offsets: [CGFloat] = [0, -0.0, 3, -4, 0.1 * 30, 3.5, 1e-10, 0.999_999_999_9, 2e9, 2_147_483_647, 1e12, -1e300,
+                                  .greatestFiniteMagnitude, .infinity, -.infinity, .nan]
+        for tx in offsets {
+            for ty in offsets {
+                let fast = Homography(m11: 1, m12: 0, m13: 0, m21: 0, m22: 1, m23: 0, m31: tx, m32: ty, m33: 1)
+                let general = Homography(m11: 2, m12: 0, m13: 0, m21: 0, m22: 2, m23: 0, m31: 2 * tx, m32: 2 * ty, m33: 2)
+                // 2 · tx overflows for the largest finite offsets: the general rule sees infinity.
+                guard (2 * tx).isFinite == tx.isFinite, (2 * ty).isFinite == ty.isFinite else { continue }
+                let expected: TransformKind = general.inverted() == nil ? .degenerate : general.kind
+                #expect(fast.kind == expected, "translation (\(tx), \(ty))")
+            }
+        }
+        #expect(Homography(translationX: .nan, y: 0).kind == .degenerate)
+        #expect(Homography(translationX: 5, y: .infinity).kind == .degenerate)
+        #expect(Homography(translationX: .greatestFiniteMagnitude, y: 0).kind == .affine)
+    }
+
     @Test func inverseMapsImagePointsBack() throws {
         let t = Transform3D(rotationAngle: 0.5, x: 1, y: 0.3, z: 0).concatenating(Transform3D(perspectiveDistance: 300))
             .concatenating(Transform3D(translationX: 7, y: 9))
