@@ -33,13 +33,27 @@ extension Bitmap {
         let path = CompositePath(transform, kind: kind, operator: .over, engine: Self.compositeEngine, coverage: true)
         // The kernels' own maps write only the window's pixels (their target is cut to it), which
         // cuts the clip's boxes as they are walked; every other path takes the clip cut to it.
-        if let window, let clip, case let .kernel(variant) = path {
-            guard solid != 0, let (inverse, extent) = try transformedExtent(mask.bounds, transform, filter) else { return }
-            let part = extent.intersection(window).intersection(clip.extents).intersection(bounds)
-            guard !part.isEmpty else { return }
-            try kernelComposite(mask, premultiplied, inverse: inverse, kind, transform, filter, opacity8, pairs: allowed,
-                          into: Kernels.Target(self, within: part), area: clip, variant: variant)
-            return
+        if let window, let clip {
+            switch path {
+            case let .kernel(variant):
+                guard solid != 0, let (inverse, extent) = try transformedExtent(mask.bounds, transform, filter) else { return }
+                let part = extent.intersection(window).intersection(clip.extents).intersection(bounds)
+                guard !part.isEmpty else { return }
+                try kernelComposite(mask, premultiplied, inverse: inverse, kind, transform, filter, opacity8, pairs: allowed,
+                                    into: Kernels.Target(self, within: part), area: clip, variant: variant)
+                return
+            case let .kernelOffset(x, y, variant):
+                let placed = PixelRect(x: x, y: y, width: mask.width, height: mask.height)
+                let part = placed.intersection(window).intersection(clip.extents).intersection(bounds)
+                guard solid != 0, !part.isEmpty else { return }
+                withExtendedLifetime(mask) {
+                    Kernels.composite(Kernels.Source(mask), color: premultiplied, into: Kernels.Target(self, within: part),
+                                      map: .offset(x: x, y: y), filter: filter, opacity: opacity8, area: clip, variant: variant)
+                }
+                return
+            default:
+                break
+            }
         }
         let clip = window.map { w in clip.map { $0.intersection(Region(w)) } ?? Region(w) } ?? clip
         switch path {

@@ -85,6 +85,25 @@ enum Kernels {
         }
     }
 
+    /// The range of `boxes` (a region's, in pixman's y-x banded order) that may reach `rows`:
+    /// from the first box whose bottom is below the rows' top to the first whose top is at or
+    /// below their bottom. Boxes between may still miss the rows' columns.
+    static func rows(_ rows: Range<Int>, of boxes: UnsafeBufferPointer<pixman_box32_t>) -> (first: Int, end: Int) {
+        // Bands are sorted by top and do not overlap, so bottoms are sorted too.
+        var lo = 0, hi = boxes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(boxes[mid].y2) <= rows.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        let first = lo
+        hi = boxes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(boxes[mid].y1) < rows.upperBound { lo = mid + 1 } else { hi = mid }
+        }
+        return (first, lo)
+    }
+
     /// Composites `source` into `target` within `area`: pixels over or source (the only
     /// operators here), or coverage times the premultiplied `color`, over.
     static func composite(_ source: Source, color: UInt32 = 0, into target: Target, map: Map, filter: ImageFilter,
@@ -120,11 +139,18 @@ enum Kernels {
             }
             area.withPixmanRegion { region in
                 var count: Int32 = 0
-                guard let boxes = pixman_region32_rectangles(region, &count), count > 0 else { return }
+                guard let all = pixman_region32_rectangles(region, &count), count > 0 else { return }
+                // Only the boxes of the target's rows: a region's boxes are sorted by their top
+                // row, in bands of one top and bottom (pixman's y-x banded order), so both ends
+                // are found by bisection. A small item under a damage of many rectangles (a text
+                // board's lines) would otherwise have the kernel walk them all.
+                let (first, end) = Self.rows(Int(target.originY)..<Int(target.originY) + target.height,
+                                             of: UnsafeBufferPointer(start: all, count: Int(count)))
+                guard first < end else { return }
                 // pixman_box32_t and lk_box are both four int32_t: x1, y1, x2, y2.
-                boxes.withMemoryRebound(to: lk_box.self, capacity: Int(count)) { boxes in
+                (all + first).withMemoryRebound(to: lk_box.self, capacity: end - first) { boxes in
                     job.boxes = UnsafePointer(boxes)
-                    job.box_count = count
+                    job.box_count = Int32(end - first)
                     let status: lk_status
                     switch map {
                     case let .affine(t):

@@ -1,4 +1,5 @@
 import CKernels
+import CPixman
 import Foundation
 import Testing
 @_spi(Kernels) @testable import LayerKit
@@ -331,5 +332,37 @@ enum KernelSpanFixtures {
               KernelFixtures.pixmanDraws(transform, area: area) else { return false }
         #expect(drawn[1].hasSamePixels(as: drawn[0]), "kernels differ from pixman: \(what)", sourceLocation: sourceLocation)
         return true
+    }
+}
+
+/// `Kernels.rows(_:of:)`, which hands the kernels only the boxes of a composite's rows.
+@Suite struct KernelBoxRangeTests {
+    /// Random regions of up to 60 rectangles and random row ranges: every box left out misses
+    /// the rows, and every box that reaches them is in the range.
+    @Test func boxesOutsideTheRangeMissTheRows() {
+        var g = SeededGenerator(seed: 91)
+        var narrowed = 0
+        for trial in 0..<500 {
+            let rects = (0..<Int.random(in: 1...60, using: &g)).map { _ in
+                PixelRect(x: Int.random(in: 0...300, using: &g), y: Int.random(in: 0...300, using: &g),
+                          width: Int.random(in: 1...80, using: &g), height: Int.random(in: 1...40, using: &g))
+            }
+            let region = Region(rects)
+            let top = Int.random(in: -20...340, using: &g), rows = top..<(top + Int.random(in: 0...120, using: &g))
+            region.withPixmanRegion { region in
+                var count: Int32 = 0
+                guard let all = pixman_region32_rectangles(region, &count), count > 0 else { return }
+                let boxes = UnsafeBufferPointer(start: all, count: Int(count))
+                let (first, end) = Kernels.rows(rows, of: boxes)
+                #expect(0 <= first && first <= end && end <= boxes.count, "trial \(trial)")
+                for (i, box) in boxes.enumerated() {
+                    let reaches = Int(box.y1) < rows.upperBound && Int(box.y2) > rows.lowerBound
+                    if reaches { #expect(first <= i && i < end, "trial \(trial): box \(i) reaches rows \(rows) but is left out") }
+                    if !(first..<end).contains(i) { #expect(!reaches) }
+                }
+                if end - first < boxes.count { narrowed += 1 }
+            }
+        }
+        #expect(narrowed > 250, "too few trials left boxes out")
     }
 }
