@@ -56,7 +56,7 @@ extension TextLayout {
         if !area.isEmpty {
             ScanConverter.withConverter { converter in
                 converter.withClearedMask(for: area) { mask, stride in
-                    Self.add(&run, into: mask, stride: stride, area: area)
+                    Self.add(run, into: mask, stride: stride, area: area)
                     bitmap.composite(mask: mask, stride: stride, area: area, color: color, clip: nil)
                 }
             }
@@ -175,7 +175,7 @@ extension TextLayout {
             guard let base = bytes.baseAddress else { return }
             forEachRun(splittingColors: false) { range in
                 place(range, at: origin, transform: transform, cache: cache, into: &run)
-                inked = inked.union(Self.add(&run, into: base, stride: mask.bytesPerRow, area: area))
+                inked = inked.union(Self.add(run, into: base, stride: mask.bytesPerRow, area: area))
                 outlined += run.large
             }
         }
@@ -190,7 +190,7 @@ extension TextLayout {
     /// of the kernel. Returns the pixels of the mask they may have changed (the union of their
     /// visible boxes).
     @discardableResult
-    private static func add(_ run: inout PlacedRun, into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) -> PixelRect {
+    private static func add(_ run: PlacedRun, into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) -> PixelRect {
         guard !run.coverage.isEmpty, !area.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         var inked = lk_box()
         // The entries own the bytes the blits point at: kept alive until the kernel returns.
