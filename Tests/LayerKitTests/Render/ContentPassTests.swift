@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import LayerKit
+
+/// The content pass's jobs: whatever the threads and however the jobs arrive (in a burst, or
+/// with pauses long enough for helpers to go idle between them), each is drawn exactly once and
+/// all are drawn when `finish()` returns.
+@Suite struct ContentPassTests {
+    @Test(arguments: [1, 2, 4])
+    func everyJobIsDrawnOnceBeforeFinishReturns(threads: Int) throws {
+        let surface = try Bitmap(width: 1, height: 1)
+        for trial in 0..<12 {
+            let count = [0, 1, 7, 150][trial % 4]
+            let drawn = Locked([Int](repeating: 0, count: count))
+            let pass = ContentPass(threads: threads)
+            for i in 0..<count {
+                // Some jobs at the first level (started at once on helpers), some later.
+                let level = i % 5 == 4 ? 1 : 0
+                pass.submit(BackingStoreCache.Job(level: level, surface: surface, draw: { drawn.withLock { $0[i] += 1 } }))
+                // Pauses every few jobs in some trials: helpers wait, and a job must wake one.
+                if trial % 3 == 1, i % 40 == 0 { Thread.sleep(forTimeInterval: 0.002) }
+            }
+            pass.finish()
+            let counts = drawn.withLock { $0 }
+            #expect(counts.allSatisfy { $0 == 1 }, "trial \(trial): \(counts.filter { $0 != 1 }.count) jobs not drawn exactly once")
+        }
+    }
+
+    /// A helper that ran out of jobs is woken by the next one: that job is drawn while the frame
+    /// is still being updated, not left for `finish()`.
+    @Test func anIdleHelperIsWokenByTheNextJob() throws {
+        let surface = try Bitmap(width: 1, height: 1)
+        let pass = ContentPass(threads: 2)
+        let drawn = Locked(0)
+        pass.submit(BackingStoreCache.Job(level: 0, surface: surface, draw: { drawn.withLock { $0 += 1 } }))
+        Thread.sleep(forTimeInterval: 0.05)
+        pass.submit(BackingStoreCache.Job(level: 0, surface: surface, draw: { drawn.withLock { $0 += 1 } }))
+        let deadline = Date().addingTimeInterval(5)
+        while drawn.withLock({ $0 }) < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(drawn.withLock { $0 } == 2, "the second job waited for finish()")
+        pass.finish()
+        #expect(drawn.withLock { $0 } == 2)
+    }
+}
