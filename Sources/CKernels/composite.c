@@ -436,12 +436,12 @@ uint32_t lk_color_times_opacity(uint32_t color, uint8_t opacity) {
 
 /* ---- Whole-pixel offsets of A8 coverage ---- */
 
-lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y) {
-    if (!valid(job) || job->format != LK_FORMAT_A8) return LK_INVALID;
+/* A valid job's source placed at (x, y), through its format's offset rows. */
+static lk_status composite_offset(const lk_job *job, int32_t x, int32_t y) {
     lk_context c = make_context(job);
     if (draws_nothing(&c, job)) return LK_OK;
     int lanes = 1;
-    const lk_kernel_entry *e = find_entry(lk_table(job->variant), LK_FORMAT_A8, LK_MAP_OFFSET, LK_FILTER_NEAREST, &lanes);
+    const lk_kernel_entry *e = find_entry(lk_table(job->variant), job->format, LK_MAP_OFFSET, LK_FILTER_NEAREST, &lanes);
     if (!e) return LK_INVALID;
     lk_row row;
     memset(&row, 0, sizeof row);
@@ -458,6 +458,19 @@ lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y) {
             e->inner(&row, (int32_t)(x0 - mx0), (int32_t)(py - my0), dst_pixel(job, x0, (int32_t)py), (int32_t)(x1 - x0));
     }
     return LK_OK;
+}
+
+lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y) {
+    if (!valid(job) || job->format != LK_FORMAT_A8) return LK_INVALID;
+    return composite_offset(job, x, y);
+}
+
+/* ---- Whole-pixel offsets of a8r8g8b8 pixels ---- */
+
+lk_status lk_composite_argb_offset(const lk_job *job, int32_t x, int32_t y) {
+    if (!valid(job) || job->format != LK_FORMAT_ARGB32 || (job->op != LK_OP_OVER && job->op != LK_OP_SRC))
+        return LK_INVALID;
+    return composite_offset(job, x, y);
 }
 
 /* ---- Vertical pairs of A8 sources ---- */

@@ -42,6 +42,8 @@ LK_SIMD vi v_from(const int32_t *a) { return _mm256_load_si256((const __m256i *)
 /* Lanes built from values in registers (no store to forward to a wide load). */
 LK_SIMD vi v_lanes(const int32_t *a) { return _mm256_setr_epi32(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); }
 LK_SIMD int v_all(vi mask) { return _mm256_movemask_epi8(mask) == -1; }
+/* Whether every bit of every lane is clear. */
+LK_SIMD int v_none(vi v) { return _mm256_testz_si256(v, v); }
 LK_SIMD void v_to(int32_t *a, vi v) { _mm256_store_si256((__m256i *)a, v); }
 
 /* mask ? a : b, per lane (masks are all ones or all zeros). */

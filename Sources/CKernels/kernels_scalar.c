@@ -62,6 +62,12 @@ static void a8_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, in
     for (int32_t i = 0; i < count; i++) lk_store_a8(dst + i, (uint32_t)mask[i] << 24, c->color);
 }
 
+static void argb_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+    const lk_context *c = r->context;
+    const uint32_t *src = (const uint32_t *)(c->src + (ptrdiff_t)fy * c->src_stride) + fx;
+    for (int32_t i = 0; i < count; i++) lk_store(dst + i, src[i], c->op, c->opacity);
+}
+
 /* Every pixel is checked, so one function serves as both `inner` and `edge`. */
 static const lk_kernel_entry entries[] = {
     {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_BILINEAR, argb_affine_bilinear, argb_affine_bilinear},
@@ -73,6 +79,7 @@ static const lk_kernel_entry entries[] = {
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, a8_projective_bilinear, a8_projective_bilinear},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_NEAREST, a8_projective_nearest, a8_projective_nearest},
     {LK_FORMAT_A8, LK_MAP_OFFSET, LK_FILTER_NEAREST, a8_offset, a8_offset},
+    {LK_FORMAT_ARGB32, LK_MAP_OFFSET, LK_FILTER_NEAREST, argb_offset, argb_offset},
 };
 
 const lk_kernel_table lk_scalar_table = {entries, (int)(sizeof entries / sizeof entries[0]), 1, NULL};

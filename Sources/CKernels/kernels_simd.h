@@ -8,7 +8,7 @@
  *   v_add16 v_mullo16 v_mulhi16 v_srli16 v_avg16 v_adds8 v_madd16              16/8-bit lanes
  *   v_unpacklo8 v_unpackhi8 v_unpacklo32 v_unpackhi32 v_packs32                 regrouping
  *   v_select v_clamp                                                            blends
- *   v_from v_lanes v_to v_load_n v_store_n v_all                               memory, tests
+ *   v_from v_lanes v_to v_load_n v_store_n v_all v_none                        memory, tests
  *   v_bytes                                                                     LK_N bytes as lanes
  *   LK_FETCH_PAIRS LK_FETCH4_CHECKED LK_FETCH1 LK_FETCH1_CHECKED               a8r8g8b8 texels
  *   v_project                                                                   perspective
@@ -521,6 +521,39 @@ static void a8_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_REST
     if (last_inked) v_store_n(dst + count - LK_N, last, LK_N);
 }
 
+/* ---- Whole-pixel offsets of a8r8g8b8 pixels ---- */
+
+/* `count` source pixels from (fx, fy) stored over or into the pixels at dst, times the opacity
+ * (pixman's over_8888_8888 and src_8888_8888). Over at full opacity, a step of clear pixels
+ * (the empty corners of a shape's store) leaves its pixels alone and a step of opaque ones is
+ * copied, as pixman's SSE2 combiner does; both are what the arithmetic gives. The tail as
+ * a8_offset's: a whole step over the last pixels, computed before the loop, stored after it. */
+static void argb_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
+    const lk_context *c = r->context;
+    const uint32_t *src = (const uint32_t *)(c->src + (ptrdiff_t)fy * c->src_stride) + fx;
+    const int plain = c->op == LK_OP_OVER && c->opacity == 255;
+    const vi alpha = v_set1((int32_t)0xff000000);
+    if (count < LK_N) {
+        v_put(c, dst, v_load_n(src, count), count);
+        return;
+    }
+    const int32_t whole = count - count % LK_N;
+    vi last = v_set1(0);
+    if (whole != count) last = v_blend(c, dst + count - LK_N, v_load_n(src + count - LK_N, LK_N), LK_N);
+    for (int32_t i = 0; i < whole; i += LK_N) {
+        const vi s = v_load_n(src + i, LK_N);
+        if (plain) {
+            if (v_none(s)) continue;
+            if (v_none(v_andnot(s, alpha))) {
+                v_store_n(dst + i, s, LK_N);
+                continue;
+            }
+        }
+        v_put(c, dst + i, s, LK_N);
+    }
+    if (whole != count) v_store_n(dst + count - LK_N, last, LK_N);
+}
+
 static const lk_kernel_entry lk_simd_entries[] = {
     {LK_FORMAT_ARGB32, LK_MAP_AFFINE, LK_FILTER_BILINEAR, NULL, argb_affine_bilinear_edge,
      argb_affine_bilinear_inner_runs},
@@ -533,4 +566,5 @@ static const lk_kernel_entry lk_simd_entries[] = {
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, a8_projective_bilinear, a8_projective_bilinear},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_NEAREST, a8_projective_nearest, a8_projective_nearest},
     {LK_FORMAT_A8, LK_MAP_OFFSET, LK_FILTER_NEAREST, a8_offset, a8_offset},
+    {LK_FORMAT_ARGB32, LK_MAP_OFFSET, LK_FILTER_NEAREST, argb_offset, argb_offset},
 };

@@ -137,6 +137,12 @@ lk_status lk_composite_projective(const lk_job *job, const double matrix[9], dou
  * The filter is ignored (nothing is sampled between pixels). Only A8 jobs. */
 lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y);
 
+/* Composites the job's a8r8g8b8 source placed with its pixel (0, 0) at destination pixel
+ * (x, y), over or source, times the job's opacity: what pixman's over_8888_8888 and
+ * src_8888_8888 (through a solid mask when the opacity is below 255) draw, bit for bit. The
+ * filter is ignored. Only ARGB32 jobs. */
+lk_status lk_composite_argb_offset(const lk_job *job, int32_t x, int32_t y);
+
 /* One glyph's 8-bit coverage placed in an A8 mask: `height` rows of `width` bytes, `stride`
  * bytes apart, its top-left at pixel (x, y) (in the coordinates the mask is laid over). Rows
  * are read only within `width`, plus, where `stride` leaves 16 readable bytes from a step's

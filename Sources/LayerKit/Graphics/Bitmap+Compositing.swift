@@ -60,9 +60,15 @@ extension Bitmap {
         switch CompositePath(transform, kind: kind, operator: op, engine: Self.compositeEngine) {
         case .none:
             throw .transformNotInvertible(transform)
-        case let .pixmanCopy(x, y), let .kernelOffset(x, y, _):
-            // (Offsets go to the kernels only for coverage.)
+        case let .pixmanCopy(x, y):
             composite(source, atX: x, y: y, operator: op, clip: clip, opacity: opacity)
+        case let .kernelOffset(x, y, variant):
+            let placed = PixelRect(x: x, y: y, width: source.width, height: source.height)
+            guard let area = compositeArea(op, sourceExtent: placed, clip: clip, opacity: opacity) else { return }
+            withExtendedLifetime(source) {
+                Kernels.composite(Kernels.Source(source), into: Kernels.Target(self), map: .offset(x: x, y: y), filter: filter,
+                                  operator: op, opacity: Self.opacity8(opacity), area: area, variant: variant)
+            }
         case .pixman:
             guard let (inverse, area) = try transformedArea(source.bounds, kind, transform, filter, op, clip, opacity)
             else { return }

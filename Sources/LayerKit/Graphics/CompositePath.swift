@@ -11,8 +11,9 @@ enum CompositePath: Hashable {
     case none
     /// pixman copies whole pixels to this offset.
     case pixmanCopy(x: Int, y: Int)
-    /// The kernels draw a color through coverage placed at this whole-pixel offset (pixman's
-    /// over_n_8_8888, with steps of clear coverage skipped eight pixels at a time).
+    /// The kernels draw a bitmap, or a color through coverage, placed at this whole-pixel offset,
+    /// over (pixman's over_8888_8888 and over_n_8_8888, with clear steps skipped eight pixels at
+    /// a time).
     case kernelOffset(x: Int, y: Int, KernelVariant?)
     /// pixman samples through its fixed-point affine transform (operators the kernels lack, or
     /// pixman forced for comparison).
@@ -27,7 +28,10 @@ enum CompositePath: Hashable {
     /// bitmap or (`coverage`) of a solid color through an 8-bit coverage mask. pixman's SSE2
     /// scaled paths are for bitmaps: a coverage mask under any map but a whole-pixel offset
     /// takes its general fetcher, so the kernels take every such map; and at whole-pixel
-    /// offsets (text at rest) their AVX2 rows do twice pixman's SSE2 over_n_8_8888.
+    /// offsets (text at rest) their AVX2 rows do twice pixman's SSE2 over_n_8_8888. Bitmaps at
+    /// whole-pixel offsets go over through the kernels too (eight pixels a step where pixman's
+    /// SSE2 over_8888_8888 takes four, a shape's store mostly); pixman copies them for `.source`
+    /// and the other operators.
     init(_ transform: Homography, kind: TransformKind, operator op: CompositeOperator, engine: CompositeEngine,
          coverage: Bool = false) {
         let variant: KernelVariant?
@@ -41,7 +45,7 @@ enum CompositePath: Hashable {
         case .degenerate:
             self = .none
         case let .integerTranslation(x, y):
-            self = coverage && op == .over && engine != .pixman ? .kernelOffset(x: x, y: y, variant) : .pixmanCopy(x: x, y: y)
+            self = op == .over && engine != .pixman ? .kernelOffset(x: x, y: y, variant) : .pixmanCopy(x: x, y: y)
         case .affine:
             // Forced kernels take scales too, so that they can be compared with pixman's paths.
             let pixmanIsFaster = engine == .automatic && !coverage && transform.isForwardAxisScale

@@ -16,7 +16,7 @@ enum Kernels {
         /// A perspective map from target to source (row-vector convention); pixels whose w is
         /// `epsilon` or less lie on or behind the eye and stay transparent.
         case projective(Homography, epsilon: Double)
-        /// Coverage placed with its pixel (0, 0) at target pixel (`x`, `y`) (A8 sources only).
+        /// The source placed with its pixel (0, 0) at target pixel (`x`, `y`).
         case offset(x: Int, y: Int)
     }
 
@@ -163,8 +163,8 @@ enum Kernels {
                         let m = [h.m11, h.m12, h.m13, h.m21, h.m22, h.m23, h.m31, h.m32, h.m33].map(Double.init)
                         status = lk_composite_projective(&job, m, epsilon)
                     case let .offset(x, y):
-                        precondition(source.isCoverage, "only coverage is drawn at an offset by the kernels")
-                        status = lk_composite_a8_offset(&job, Int32(x), Int32(y))
+                        status = source.isCoverage ? lk_composite_a8_offset(&job, Int32(x), Int32(y))
+                                                   : lk_composite_argb_offset(&job, Int32(x), Int32(y))
                     }
                     assert(status == LK_OK, "a kernel refused its job: \(job)")
                 }
