@@ -245,16 +245,29 @@ public struct Path: Hashable, Sendable {
 
     /// The smallest rectangle holding every point, control points included (null when empty).
     public var boundingBox: CGRect {
-        var points: [CGPoint] = []
-        for element in elements {
-            switch element {
-            case let .move(p), let .line(p): points.append(p)
-            case let .quadCurve(p, c): points += [p, c]
-            case let .curve(p, c1, c2): points += [p, c1, c2]
-            case .closeSubpath: break
+        // CGRect(boundingPoints:) over the points and control points, without gathering them.
+        var low = CGPoint(x: CGFloat.infinity, y: .infinity), high = CGPoint(x: -CGFloat.infinity, y: -.infinity)
+        var any = false
+        func include(_ p: CGPoint) -> Bool {
+            guard p.x.isFinite, p.y.isFinite else { return false }
+            if !any {
+                (low, high, any) = (p, p, true)
+                return true
             }
+            low = CGPoint(x: min(low.x, p.x), y: min(low.y, p.y))
+            high = CGPoint(x: max(high.x, p.x), y: max(high.y, p.y))
+            return true
         }
-        return CGRect(boundingPoints: points) ?? .null
+        for element in elements {
+            let finite = switch element {
+            case let .move(p), let .line(p): include(p)
+            case let .quadCurve(p, c): include(p) && include(c)
+            case let .curve(p, c1, c2): include(p) && include(c1) && include(c2)
+            case .closeSubpath: true
+            }
+            guard finite else { return .null }
+        }
+        return any ? CGRect(x: low.x, y: low.y, width: high.x - low.x, height: high.y - low.y) : .null
     }
 
     /// The smallest rectangle holding the path itself (curves, not their control points).

@@ -4,6 +4,48 @@ import Testing
 @testable import LayerKit
 
 @Suite struct PathTests {
+    /// The bounding box holds every point and control point, exactly as the box of those points
+    /// gathered (signed zeros, lone points, empty paths), and is null when one is not finite.
+    @Test func boundingBoxIsTheBoxOfThePointsAndControlPoints() {
+        var g = SeededGenerator(seed: 2929)
+        let specials: [CGFloat] = [0, -0.0, .nan, .infinity, -.infinity, 1e300]
+        for trial in 0..<400 {
+            var path = Path()
+            func point() -> CGPoint {
+                func value() -> CGFloat {
+                    trial % 5 == 0 && Int.random(in: 0..<12, using: &g) == 0 ? specials.randomElement(using: &g)!
+                                                                              : CGFloat.random(in: -50...50, using: &g)
+                }
+                return CGPoint(x: value(), y: value())
+            }
+            for _ in 0..<Int.random(in: 0...8, using: &g) {
+                switch Int.random(in: 0..<5, using: &g) {
+                case 0: path.move(to: point())
+                case 1: path.addLine(to: point())
+                case 2: path.addQuadCurve(to: point(), control: point())
+                case 3: path.addCurve(to: point(), control1: point(), control2: point())
+                default: path.closeSubpath()
+                }
+            }
+            let points = path.elements.flatMap { element -> [CGPoint] in
+                switch element {
+                case let .move(p), let .line(p): [p]
+                case let .quadCurve(p, c): [p, c]
+                case let .curve(p, c1, c2): [p, c1, c2]
+                case .closeSubpath: []
+                }
+            }
+            let expected = CGRect(boundingPoints: points) ?? .null
+            let box = path.boundingBox
+            #expect(box.isNull == expected.isNull, "trial \(trial)")
+            if !expected.isNull {
+                #expect([box.origin.x, box.origin.y, box.size.width, box.size.height].map(\.bitPattern)
+                        == [expected.origin.x, expected.origin.y, expected.size.width, expected.size.height].map(\.bitPattern),
+                        "trial \(trial): \(box) is not \(expected)")
+            }
+        }
+    }
+
     @Test func arcFollowsCGPathsClockwiseFlag() {
         // clockwise == false: angles increase, which on a y-down screen is clockwise — from
         // 12 o'clock (−π/2) a quarter turn reaches 3 o'clock.
