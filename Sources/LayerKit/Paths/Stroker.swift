@@ -279,8 +279,8 @@ final class Stroker {
     private func outerJoin(at v: CGPoint, _ da: CGPoint, _ na: CGPoint, _ nb: CGPoint, turn: CGFloat, dot: CGFloat,
                            side: CGFloat, round: Bool, into chain: inout [CGPoint]) {
         let h = half
-        let miterRatio = 1 / cos(turn / 2)
-        if turn <= gentleTurn || (!round && style.lineJoin == .miter && miterRatio <= style.miterLimit && 1 + dot > 1e-12) {
+        // The miter's ratio only for miter joins (a cosine a corner less for the others).
+        if turn <= gentleTurn || (!round && style.lineJoin == .miter && 1 / cos(turn / 2) <= style.miterLimit && 1 + dot > 1e-12) {
             chain.append(v + (na + nb) * (side * h / (1 + dot)))
             return
         }
