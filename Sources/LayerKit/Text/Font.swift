@@ -22,7 +22,7 @@ public final class Font: Sendable {
     /// Unique for the process's lifetime: the glyph cache's name for this font.
     let serial: UInt32
     private let outlines = Locked<[UInt32: Path]>([:])
-    private let shapes = LeastRecentlyUsedCache<String, [Glyph]>(capacity: Font.shapesKept)
+    let shapes = ShapeCache(capacity: Font.shapesKept)
 
     /// Shaping results kept per font, and the longest text (UTF-8 bytes) kept.
     static let shapesKept = 1024, longestShapeKept = 256
@@ -122,10 +122,17 @@ public final class Font: Sendable {
     /// character is shaped, NULs included. Results for short runs are cached while the font
     /// is, so text set again (a label redrawn at another size or color) is not shaped again.
     public func shape(_ text: String) -> [Glyph] {
-        let cacheable = text.utf8.count <= Self.longestShapeKept
-        if cacheable, let cached = shapes.value(for: text) { return cached }
-        let glyphs = shaper.shape(text)
-        if cacheable { shapes.insert(glyphs, for: text) }
+        var text = text
+        return text.withUTF8 { shape(utf8: $0) }
+    }
+
+    /// `shape(_:)` for text given as its UTF-8 bytes (well-formed: a string's, or a part of
+    /// one cut between characters).
+    func shape(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Glyph] {
+        let cacheable = bytes.count <= Self.longestShapeKept
+        if cacheable, let cached = shapes.glyphs(forUTF8: bytes) { return cached }
+        let glyphs = shaper.shape(utf8: bytes)
+        if cacheable { shapes.insert(glyphs, forUTF8: bytes) }
         return glyphs
     }
 

@@ -38,11 +38,15 @@ final class HarfBuzzFont: @unchecked Sendable {
     /// HarfBuzz does them, with direction, script and language guessed from the text. Every
     /// byte is shaped, NULs included. Positions are in design units from the run's start, y down.
     func shape(_ text: String) -> [Font.Glyph] {
+        var text = text
+        return text.withUTF8 { shape(utf8: $0) }
+    }
+
+    /// `shape(_:)` for UTF-8 bytes (HarfBuzz replaces ill-formed sequences).
+    func shape(utf8: UnsafeBufferPointer<UInt8>) -> [Font.Glyph] {
         guard let buffer = hb_buffer_create() else { return [] }
         defer { hb_buffer_destroy(buffer) }
-        var text = text
-        text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
+        if let base = utf8.baseAddress {
             base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
                 hb_buffer_add_utf8(buffer, $0, Int32(clamping: utf8.count), 0, Int32(clamping: utf8.count))
             }

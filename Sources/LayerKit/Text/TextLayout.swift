@@ -64,7 +64,11 @@ public struct TextMetrics: Hashable, Sendable {
 /// its cut from the advances of one shaping of the line.
 struct TextLayout {
     struct PlacedGlyph {
-        let font: Font
+        /// Not retained (a line's glyphs retained and released their font one by one: a
+        /// third of laying out a short line). The layout that made the glyph holds every font
+        /// its glyphs name (`fonts`), so this is valid while that layout lives; glyphs are read
+        /// only through their layout.
+        unowned(unsafe) let font: Font
         let id: UInt32
         let origin: CGPoint
         /// Design units → points.
@@ -83,6 +87,8 @@ struct TextLayout {
     /// Each line's glyphs, as ranges of `glyphs`, top to bottom.
     private(set) var lines: [Range<Int>] = []
     private(set) var metrics: TextMetrics
+    /// The fonts the glyphs name, each once: what keeps them alive (`PlacedGlyph.font`).
+    private var fonts: [Font] = []
 
     /// A word (with its trailing space) or a line break, in one style.
     struct Piece {
@@ -101,11 +107,33 @@ struct TextLayout {
         }
     }
 
+    /// A run's font, size and color, which its pieces share.
+    private struct Style {
+        let font: Font
+        let size: CGFloat
+        let color: Color
+        /// Design units → points.
+        let scale: CGFloat
+    }
+
+    /// A piece shaped: a word (with its trailing space) or a line break, in one style.
     private struct Shaped {
-        let piece: Piece
+        /// Its style: an index in the layout's styles.
+        let style: Int
         let glyphs: [Font.Glyph]
         /// Advance in points, and without a trailing space.
         let width: CGFloat, trimmedWidth: CGFloat
+        let isNewline: Bool
+        let endsWithSpace: Bool
+        /// Where its text is (read only to truncate a line).
+        let text: PieceText
+    }
+
+    /// A piece's text: bytes of an ASCII run's text (a word found without making a string of
+    /// it), or a string of its own.
+    private enum PieceText {
+        case bytes(run: Int, Range<Int>)
+        case string(String)
     }
 
     /// Lays out `runs`, wrapping at spaces to `width` when `wrapped`, otherwise cutting a long
@@ -114,28 +142,27 @@ struct TextLayout {
          width: CGFloat?, wrapped: Bool, truncation: TextTruncation, alignment: TextAlignment, explicitFont: Font? = nil) {
         let size = fontSize.isFinite && fontSize > 0 ? min(fontSize, 10_000) : 36
         let defaultFont = explicitFont ?? (try? Font.named(defaultFamily)) ?? (try? Font.named(Font.defaultFamily))
-        let pieces = Self.pieces(of: runs, defaultFont: defaultFont, size: size, color: color)
-        guard let baseFont = pieces.first?.font ?? defaultFont else {
+        var styles: [Style] = []
+        styles.reserveCapacity(runs.count)
+        var shaped: [Shaped] = []
+        // About a piece per four bytes of text (words and their spaces).
+        shaped.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count / 4 + 1 })
+        for (index, run) in runs.enumerated() {
+            guard let font = run.font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
+            let runSize = run.fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
+            styles.append(Style(font: font, size: runSize, color: run.color ?? color, scale: Self.unitScale(font, runSize)))
+            Self.shapePieces(of: run.text, run: index, style: styles.count - 1, styles[styles.count - 1], layerColor: color, into: &shaped)
+        }
+        guard let baseFont = shaped.first.map({ styles[$0.style].font }) ?? defaultFont else {
             metrics = TextMetrics(size: .zero, ascent: 0, descent: 0, lineHeight: 0)
             return
         }
-        let baseSize = pieces.first?.size ?? size
+        let baseSize = shaped.first.map { styles[$0.style].size } ?? size
         let baseScale = Self.unitScale(baseFont, baseSize)
         let ascent = CGFloat(baseFont.ascender) * baseScale
         let descent = CGFloat(baseFont.descender) * baseScale
         let lineHeight = ascent + descent + CGFloat(baseFont.lineGap) * baseScale
 
-        // Runs of spaces come as one piece a space: a piece like the one before is shaped once.
-        var shaped: [Shaped] = []
-        shaped.reserveCapacity(pieces.count)
-        for piece in pieces {
-            if let last = shaped.last, last.piece.text == piece.text, last.piece.font === piece.font,
-               last.piece.size == piece.size, last.piece.endsWithSpace == piece.endsWithSpace {
-                shaped.append(Shaped(piece: piece, glyphs: last.glyphs, width: last.width, trimmedWidth: last.trimmedWidth))
-            } else {
-                shaped.append(Self.shape(piece))
-            }
-        }
         // Break into lines (stretches of `shaped`, read in place rather than copied out), noting
         // which end a paragraph (justified text leaves those alone).
         var lines: [Range<Int>] = []
@@ -143,7 +170,7 @@ struct TextLayout {
         var lineStart = 0
         var lineWidth: CGFloat = 0
         for i in shaped.indices {
-            if shaped[i].piece.isNewline {
+            if shaped[i].isNewline {
                 lines.append(lineStart..<i)
                 endsParagraph.append(true)
                 lineStart = i + 1
@@ -161,68 +188,104 @@ struct TextLayout {
         lines.append(lineStart..<shaped.count)
         endsParagraph.append(true)
         if !wrapped, truncation != .none, let width, lines.count == 1,
-           let cut = Self.truncated(Array(shaped[lines[0]]), to: width, truncation) {
+           let cut = Self.truncated(shaped[lines[0]], styles: styles, runs: runs, to: width, truncation) {
             shaped.append(cut)
             lines = [shaped.count - 1..<shaped.count]
         }
         // Place the glyphs.
-        glyphs.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
+        var fonts: [Font] = []
+        for style in styles where !fonts.contains(where: { $0 === style.font }) { fonts.append(style.font) }
+        var placed: [PlacedGlyph] = [], placedLines: [Range<Int>] = []
+        placed.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
+        placedLines.reserveCapacity(lines.count)
         var widest: CGFloat = 0
-        for (index, line) in lines.enumerated() {
-            var lineAdvance: CGFloat = 0
-            for k in line { lineAdvance += shaped[k].width }
-            widest = max(widest, lineAdvance)
-            var x: CGFloat
-            switch alignment {
-            case .right: x = (width ?? lineAdvance) - lineAdvance
-            case .center: x = ((width ?? lineAdvance) - lineAdvance) / 2
-            default: x = 0
-            }
-            // Justified: the space left on the line goes into the gaps between its words.
-            var gap: CGFloat = 0
-            if alignment == .justified, let width, !endsParagraph[index], let last = line.last {
-                let gaps = line.dropLast().filter { shaped[$0].piece.endsWithSpace }.count
-                let visible = lineAdvance - shaped[last].width + shaped[last].trimmedWidth
-                if gaps > 0, width > visible { gap = (width - visible) / CGFloat(gaps) }
-            }
-            let baseline = ascent + CGFloat(index) * lineHeight
-            let first = glyphs.count
-            for k in line {
-                let font = shaped[k].piece.font, color = shaped[k].piece.color
-                let scale = Self.unitScale(font, shaped[k].piece.size)
-                for glyph in shaped[k].glyphs {
-                    glyphs.append(PlacedGlyph(font: font, id: glyph.id,
-                                              origin: CGPoint(x: x + CGFloat(glyph.x) * scale, y: baseline + CGFloat(glyph.y) * scale),
-                                              scale: scale, color: color, advance: CGFloat(glyph.advance) * scale))
+        shaped.withUnsafeBufferPointer { shaped in
+            for (index, line) in lines.enumerated() {
+                var lineAdvance: CGFloat = 0
+                for k in line { lineAdvance += shaped[k].width }
+                widest = max(widest, lineAdvance)
+                var x: CGFloat
+                switch alignment {
+                case .right: x = (width ?? lineAdvance) - lineAdvance
+                case .center: x = ((width ?? lineAdvance) - lineAdvance) / 2
+                default: x = 0
                 }
-                x += shaped[k].width
-                if k < line.upperBound - 1, shaped[k].piece.endsWithSpace { x += gap }
+                // Justified: the space left on the line goes into the gaps between its words.
+                var gap: CGFloat = 0
+                if alignment == .justified, let width, !endsParagraph[index], let last = line.last {
+                    let gaps = line.dropLast().filter { shaped[$0].endsWithSpace }.count
+                    let visible = lineAdvance - shaped[last].width + shaped[last].trimmedWidth
+                    if gaps > 0, width > visible { gap = (width - visible) / CGFloat(gaps) }
+                }
+                let baseline = ascent + CGFloat(index) * lineHeight
+                let first = placed.count
+                for k in line {
+                    let style = shaped[k].style
+                    let scale = styles[style].scale, color = styles[style].color
+                    shaped[k].glyphs.withUnsafeBufferPointer { pieceGlyphs in
+                        for glyph in pieceGlyphs {
+                            placed.append(PlacedGlyph(font: styles[style].font, id: glyph.id,
+                                                      origin: CGPoint(x: x + CGFloat(glyph.x) * scale, y: baseline + CGFloat(glyph.y) * scale),
+                                                      scale: scale, color: color, advance: CGFloat(glyph.advance) * scale))
+                        }
+                    }
+                    x += shaped[k].width
+                    if k < line.upperBound - 1, shaped[k].endsWithSpace { x += gap }
+                }
+                placedLines.append(first..<placed.count)
             }
-            self.lines.append(first..<glyphs.count)
         }
+        glyphs = placed
+        self.lines = placedLines
+        self.fonts = fonts
         let height = CGFloat(lines.count) * lineHeight - (lines.isEmpty ? 0 : CGFloat(baseFont.lineGap) * baseScale)
         metrics = TextMetrics(size: CGSize(width: widest, height: height), ascent: ascent, descent: descent, lineHeight: lineHeight)
     }
 
     private static func unitScale(_ font: Font, _ size: CGFloat) -> CGFloat { size / CGFloat(font.unitsPerEm) }
 
-    /// Words keep their run's style; spaces and newlines are where lines may break. Each
-    /// character keeps at most `maximumScalarsPerCluster` scalars.
-    private static func pieces(of runs: [TextRun], defaultFont: Font?, size: CGFloat, color: Color) -> [Piece] {
-        var pieces: [Piece] = []
-        // About a piece per four bytes of text (words and their spaces).
-        pieces.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count / 4 + 1 })
-        for run in runs {
-            guard let font = run.font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
-            let runSize = run.fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
-            let runColor = run.color ?? color
-            if run.text.utf8.allSatisfy({ $0 < 0x80 }) {
-                asciiPieces(of: run.text, font: font, size: runSize, color: runColor, newlineColor: color, into: &pieces)
-            } else {
-                characterPieces(of: run.text, font: font, size: runSize, color: runColor, newlineColor: color, into: &pieces)
+    /// A run's pieces, shaped, appended to `shaped`: words keep the run's style; spaces and
+    /// newlines are where lines may break. Each character keeps at most
+    /// `maximumScalarsPerCluster` scalars. An ASCII run's words are shaped from its bytes.
+    private static func shapePieces(of text: String, run: Int, style index: Int, _ style: Style, layerColor: Color,
+                                    into shaped: inout [Shaped]) {
+        var text = text
+        // (Asked of the bytes in place: through the string's UTF-8 view it cost more than the rest.)
+        guard text.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } }) else {
+            var pieces: [Piece] = []
+            characterPieces(of: text, font: style.font, size: style.size, color: style.color, newlineColor: layerColor, into: &pieces)
+            for piece in pieces {
+                if piece.isNewline {
+                    shaped.append(Shaped(style: index, glyphs: [], width: 0, trimmedWidth: 0, isNewline: true, endsWithSpace: false,
+                                         text: .string("")))
+                } else if let last = shaped.last, case let .string(lastText) = last.text, last.style == index, lastText == piece.text {
+                    shaped.append(last)
+                } else {
+                    shaped.append(shape(piece.text, style: index, style, endsWithSpace: piece.endsWithSpace))
+                }
+            }
+            return
+        }
+        text.withUTF8 { bytes in
+            asciiPieces(of: bytes) { range, isNewline in
+                guard !isNewline else {
+                    shaped.append(Shaped(style: index, glyphs: [], width: 0, trimmedWidth: 0, isNewline: true, endsWithSpace: false,
+                                         text: .bytes(run: run, range)))
+                    return
+                }
+                let word = UnsafeBufferPointer(rebasing: bytes[range])
+                // Runs of spaces come as one piece a space: a piece like the one before is shaped once.
+                if let last = shaped.last, case let .bytes(lastRun, lastRange) = last.text, lastRun == run, !last.isNewline,
+                   lastRange.count == range.count, ShapeCache.equal(UnsafeBufferPointer(rebasing: bytes[lastRange]), word) {
+                    shaped.append(Shaped(style: index, glyphs: last.glyphs, width: last.width, trimmedWidth: last.trimmedWidth,
+                                         isNewline: false, endsWithSpace: last.endsWithSpace, text: .bytes(run: run, range)))
+                    return
+                }
+                let glyphs = style.font.shape(utf8: word)
+                shaped.append(measured(glyphs, style: index, style, endsWithSpace: word[word.count - 1] == UInt8(ascii: " "),
+                                       text: .bytes(run: run, range)))
             }
         }
-        return pieces
     }
 
     /// A run's words and line breaks, character by character (newlines take `newlineColor`,
@@ -257,50 +320,75 @@ struct TextLayout {
                             into pieces: inout [Piece]) {
         var text = text
         text.withUTF8 { bytes in
-            func word(_ range: Range<Int>) -> Piece {
-                Piece(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), font: font, size: size,
-                      color: color, isNewline: false, endsWithSpace: bytes[range.upperBound - 1] == UInt8(ascii: " "))
-            }
-            var start = 0, i = 0
-            let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r"), space = UInt8(ascii: " ")
-            while i < bytes.count {
-                let byte = bytes[i]
-                let breakLength = byte == newline ? 1 : byte == carriageReturn && i + 1 < bytes.count && bytes[i + 1] == newline ? 2 : 0
-                if breakLength > 0 {
-                    if i > start { pieces.append(word(start..<i)) }
+            asciiPieces(of: bytes) { range, isNewline in
+                if isNewline {
                     pieces.append(Piece(text: "", font: font, size: size, color: newlineColor, isNewline: true, endsWithSpace: false))
-                    i += breakLength
-                    start = i
-                } else if byte == space {
-                    i += 1
-                    pieces.append(word(start..<i))
-                    start = i
                 } else {
-                    i += 1
+                    pieces.append(Piece(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), font: font,
+                                        size: size, color: color, isNewline: false,
+                                        endsWithSpace: bytes[range.upperBound - 1] == UInt8(ascii: " ")))
                 }
             }
-            if i > start { pieces.append(word(start..<i)) }
         }
     }
 
-    private static func shape(_ piece: Piece) -> Shaped {
-        let glyphs = piece.font.shape(piece.text)
-        let scale = unitScale(piece.font, piece.size)
-        let width = CGFloat(glyphs.reduce(0) { $0 + $1.advance }) * scale
-        let trailing = piece.endsWithSpace ? CGFloat(glyphs.last?.advance ?? 0) * scale : 0
-        return Shaped(piece: piece, glyphs: glyphs, width: width, trimmedWidth: width - trailing)
+    /// The pieces of ASCII text as `characterPieces` cuts them, each as a range of the bytes and
+    /// whether it is a line break (whose range is the break's bytes), in order.
+    static func asciiPieces(of bytes: UnsafeBufferPointer<UInt8>, _ body: (_ range: Range<Int>, _ isNewline: Bool) -> Void) {
+        var start = 0, i = 0
+        let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r"), space = UInt8(ascii: " ")
+        while i < bytes.count {
+            let byte = bytes[i]
+            let breakLength = byte == newline ? 1 : byte == carriageReturn && i + 1 < bytes.count && bytes[i + 1] == newline ? 2 : 0
+            if breakLength > 0 {
+                if i > start { body(start..<i, false) }
+                body(i..<i + breakLength, true)
+                i += breakLength
+                start = i
+            } else if byte == space {
+                i += 1
+                body(start..<i, false)
+                start = i
+            } else {
+                i += 1
+            }
+        }
+        if i > start { body(start..<i, false) }
+    }
+
+    /// A word shaped in a style (`index` in the layout's styles).
+    private static func shape(_ text: String, style index: Int, _ style: Style, endsWithSpace: Bool) -> Shaped {
+        measured(style.font.shape(text), style: index, style, endsWithSpace: endsWithSpace, text: .string(text))
+    }
+
+    /// A word's glyphs with their advance, and without a trailing space.
+    private static func measured(_ glyphs: [Font.Glyph], style index: Int, _ style: Style, endsWithSpace: Bool,
+                                 text: PieceText) -> Shaped {
+        var advance = 0
+        for glyph in glyphs { advance += glyph.advance }
+        let width = CGFloat(advance) * style.scale
+        let trailing = endsWithSpace ? CGFloat(glyphs.last?.advance ?? 0) * style.scale : 0
+        return Shaped(style: index, glyphs: glyphs, width: width, trimmedWidth: width - trailing, isNewline: false,
+                      endsWithSpace: endsWithSpace, text: text)
     }
 
     /// A single over-long line cut to `width` with an ellipsis, in the style of its first
     /// piece; nil when it fits. The cut is found from the advances of one shaping of the line
     /// (a binary search over how many characters to keep), then checked by shaping the result:
     /// linear in the line's length.
-    private static func truncated(_ line: [Shaped], to width: CGFloat, _ truncation: TextTruncation) -> Shaped? {
+    private static func truncated(_ line: ArraySlice<Shaped>, styles: [Style], runs: [TextRun], to width: CGFloat,
+                                  _ truncation: TextTruncation) -> Shaped? {
         let full = line.reduce(0) { $0 + $1.width }
-        guard full > width, let style = line.first?.piece else { return nil }
-        let text = line.map(\.piece.text).joined()
+        guard full > width, let first = line.first else { return nil }
+        let styleIndex = first.style, style = styles[styleIndex]
+        let text = line.map { piece -> String in
+            switch piece.text {
+            case let .string(text): text
+            case let .bytes(run, range): String(decoding: Array(runs[run].text.utf8)[range], as: UTF8.self)
+            }
+        }.joined()
         let characters = Array(text)
-        let scale = unitScale(style.font, style.size)
+        let scale = style.scale
         // Each character's advance: its glyphs' advances, by cluster (a UTF-8 offset).
         var characterAt: [Int] = []
         characterAt.reserveCapacity(text.utf8.count)
@@ -340,14 +428,13 @@ struct TextLayout {
         // Kerning across the cut can differ from the sum: step back while the shaped result is
         // too wide (a step or two at most).
         var kept = low
-        var piece = Piece(text: candidate(kept), font: style.font, size: style.size, color: style.color, isNewline: false)
-        var result = shape(piece)
+        func shaped(_ text: String) -> Shaped { shape(text, style: styleIndex, style, endsWithSpace: text.last == " ") }
+        var result = shaped(candidate(kept))
         var steps = 0
         while kept > 0, result.width > width, steps < 8 {
             kept -= 1
             steps += 1
-            piece = Piece(text: candidate(kept), font: style.font, size: style.size, color: style.color, isNewline: false)
-            result = shape(piece)
+            result = shaped(candidate(kept))
         }
         return result
     }
