@@ -67,7 +67,11 @@ open class ShapeLayer: Layer {
 }
 
 /// A shape layer's drawing, as the renderer sees it.
-struct ShapeDescription: Sendable, Equatable {
+///
+/// Immutable, and a class: a content description holds one (or none) for every layer, and as
+/// an optional value of a dozen fields it was copied and destroyed some twenty times each
+/// time a layer's content was described, whether the layer had a shape or not.
+final class ShapeDescription: Sendable, Equatable {
     let path: Path
     let fillColor: Color?
     let fillRule: FillRule
@@ -75,6 +79,22 @@ struct ShapeDescription: Sendable, Equatable {
     let stroke: StrokeStyle
     let strokeStart: CGFloat
     let strokeEnd: CGFloat
+
+    init(path: Path, fillColor: Color?, fillRule: FillRule, strokeColor: Color?, stroke: StrokeStyle, strokeStart: CGFloat,
+         strokeEnd: CGFloat) {
+        self.path = path
+        self.fillColor = fillColor
+        self.fillRule = fillRule
+        self.strokeColor = strokeColor
+        self.stroke = stroke
+        self.strokeStart = strokeStart
+        self.strokeEnd = strokeEnd
+    }
+
+    static func == (a: ShapeDescription, b: ShapeDescription) -> Bool {
+        a === b || a.path == b.path && a.fillColor == b.fillColor && a.fillRule == b.fillRule && a.strokeColor == b.strokeColor &&
+            a.stroke == b.stroke && a.strokeStart == b.strokeStart && a.strokeEnd == b.strokeEnd
+    }
 
     /// The fill's color when the fill covers anything: nil without one, and for a path of single
     /// lines (a clock hand's, under Core Animation's default black fill), which encloses nothing.

@@ -58,7 +58,11 @@ open class TextLayer: Layer {
 }
 
 /// A text layer's text, as the renderer sees it.
-struct TextDescription: Sendable, Hashable {
+///
+/// Immutable, and a class: as an optional value it was copied and destroyed through its type's
+/// metadata a dozen times each time a layer's content was described (a line of a board whose
+/// figures change every frame is described every frame).
+final class TextDescription: Sendable, Equatable {
     let runs: [TextRun]
     let font: String
     let fontSize: CGFloat
@@ -66,6 +70,22 @@ struct TextDescription: Sendable, Hashable {
     let alignment: TextAlignment
     let wrapped: Bool
     let truncation: TextTruncation
+
+    init(runs: [TextRun], font: String, fontSize: CGFloat, color: Color, alignment: TextAlignment, wrapped: Bool,
+         truncation: TextTruncation) {
+        self.runs = runs
+        self.font = font
+        self.fontSize = fontSize
+        self.color = color
+        self.alignment = alignment
+        self.wrapped = wrapped
+        self.truncation = truncation
+    }
+
+    static func == (a: TextDescription, b: TextDescription) -> Bool {
+        a === b || a.runs == b.runs && a.font == b.font && a.fontSize == b.fontSize && a.color == b.color &&
+            a.alignment == b.alignment && a.wrapped == b.wrapped && a.truncation == b.truncation
+    }
 
     /// The one color every run is drawn in, or nil when runs differ.
     var singleColor: Color? {
