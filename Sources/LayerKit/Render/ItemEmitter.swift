@@ -73,9 +73,9 @@ struct ItemEmitter {
         var maskItems: [PaintItem] = []
         object.mask?.appendItems(to: &maskItems)
         var hasher = Hasher()
-        for item in items { hasher.combine(item.signature) }
+        for item in items { item.combineSignature(into: &hasher) }
         hasher.combine(object.mask != nil)
-        for item in maskItems { hasher.combine(item.signature) }
+        for item in maskItems { item.combineSignature(into: &hasher) }
         hasher.combine(group.clipsToBounds)
         hasher.combine(group.cornerRadius)
         hasher.combine(group.maskedCorners.rawValue)

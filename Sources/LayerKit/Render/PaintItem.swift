@@ -3,7 +3,7 @@ import Foundation
 /// One composite of a frame: a source bitmap drawn through a homography into the target.
 ///
 /// Painting a list of items in order over a cleared target makes the frame; comparing an
-/// object's items from one frame to the next by key, signature and extent gives the damage.
+/// object's items from one frame to the next (`paintsSame(as:)`) gives the damage.
 struct PaintItem {
     /// Which of a layer's paints this is.
     enum Part: Hashable { case shadow, content, border, group }
@@ -55,8 +55,36 @@ struct PaintItem {
     /// (just `extent` for rectilinear maps). Damage and painting follow the footprint, so a
     /// turned layer costs its own area, not its bounding box's.
     let footprint: [PixelRect]
-    /// Equal signatures (at equal keys and extents) paint equal pixels.
-    let signature: Int
+    /// Changes whenever the source's pixels do (a store generation, or an image's identity and
+    /// version).
+    let sourceIdentity: Int
+
+    /// Whether the item paints exactly what `other` paints: the same source pixels, in the same
+    /// color, through the same map, opacity, filter and clip, onto the same pixels. Compared
+    /// field by field (a frame compares every changed item with its last one; hashing each
+    /// item's fields into a signature first cost more than the comparison).
+    func paintsSame(as other: PaintItem) -> Bool {
+        guard key == other.key, sourceIdentity == other.sourceIdentity, extent == other.extent, transform == other.transform,
+              opacity == other.opacity, filter == other.filter, clip == other.clip else { return false }
+        switch (source, other.source) {
+        case (.bitmap, .bitmap): return true
+        case let (.coverage(_, a), .coverage(_, b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Feeds what `paintsSame(as:)` compares into `hasher`: equal items hash equally (a group's
+    /// fingerprint is made from its items').
+    func combineSignature(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(sourceIdentity)
+        if case let .coverage(_, color) = source { hasher.combine(color) }
+        hasher.combine(transform)
+        hasher.combine(opacity)
+        hasher.combine(filter)
+        hasher.combine(clip)
+        hasher.combine(extent)
+    }
 }
 
 extension PaintItem {
@@ -67,7 +95,7 @@ extension PaintItem {
                   filter: filter, clip: clip, targetArea: targetArea)
     }
 
-    /// Builds an item, computing its extent and signature. `sourceIdentity` must change whenever
+    /// Builds an item, computing its extent. `sourceIdentity` must change whenever
     /// the source's pixels do (a store generation, or an image's identity and version).
     ///
     /// `placedAs` is an item drawn into the same target area before (the last frame's item of
@@ -85,17 +113,8 @@ extension PaintItem {
             guard let placement = Self.placement(of: source, through: transform, clip: clip, targetArea: targetArea) else { return nil }
             (extent, footprint) = placement
         }
-        var hasher = Hasher()
-        hasher.combine(key)
-        hasher.combine(sourceIdentity)
-        if case let .coverage(_, color) = source { hasher.combine(color) }
-        hasher.combine(transform)
-        hasher.combine(opacity)
-        hasher.combine(filter)
-        hasher.combine(clip)
-        hasher.combine(extent)
         self.init(key: key, source: source, transform: transform, opacity: opacity, filter: filter,
-                  clip: clip, extent: extent, footprint: footprint, signature: hasher.finalize())
+                  clip: clip, extent: extent, footprint: footprint, sourceIdentity: sourceIdentity)
     }
 
     /// The target pixels `source` may change drawn through `transform` (within `clip` and
