@@ -160,4 +160,14 @@ struct PaintPosition: Comparable {
     static func < (a: PaintPosition, b: PaintPosition) -> Bool {
         a.path.lexicographicallyPrecedes(b.path)
     }
+
+    /// Whether the path `path + [mark]` comes before `other` (`<` without making the path).
+    static func precedes(_ path: [Int], then mark: Int, _ other: [Int]) -> Bool {
+        for (i, step) in path.enumerated() {
+            guard i < other.count else { return false }
+            if step != other[i] { return step < other[i] }
+        }
+        guard path.count < other.count else { return false }
+        return mark < other[path.count] || mark == other[path.count] && path.count + 1 < other.count
+    }
 }

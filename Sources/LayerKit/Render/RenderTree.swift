@@ -143,20 +143,32 @@ final class FrameChanges {
         if firstChange.map({ position < $0 }) ?? true { firstChange = position }
     }
 
+    /// `noteChange(at: path + [mark])`, making that path only when it is the new first change
+    /// (a frame notes a change per changed layer, almost all after the first).
+    func noteChange(at path: [Int], then mark: Int) {
+        if let first = firstChange, !PaintPosition.precedes(path, then: mark, first.path) { return }
+        firstChange = PaintPosition(path: path + [mark])
+    }
+
     /// Adds the inked parts of `inkedDamage`'s footprints to `damage`: after the content pass,
     /// when every mask holds what will be painted from it.
     func resolveInkedDamage() {
-        for entry in inkedDamage { damage.append(contentsOf: Self.inked(entry.footprint, ink: entry.mask.inkBounds, through: entry.transform)) }
+        for entry in inkedDamage { Self.appendInked(entry.footprint, ink: entry.mask.inkBounds, through: entry.transform, to: &damage) }
         inkedDamage = []
     }
 
-    /// The parts of `footprint` where a mask whose ink is `ink`, drawn through `transform`,
-    /// lands (all of it when the ink is not known): the pixels the painter composites it into.
-    static func inked(_ footprint: [PixelRect], ink: PixelRect?, through transform: Homography) -> [PixelRect] {
-        guard let ink = ink.flatMap({ Painter.inkedPixels(ofInk: $0, through: transform) }) else { return footprint }
-        return footprint.compactMap { rect in
+    /// Appends to `damage` the parts of `footprint` where a mask whose ink is `ink`, drawn
+    /// through `transform`, lands (all of it when the ink is not known): the pixels the painter
+    /// composites it into. (Appended in place: a line of text damages a rectangle or two, and
+    /// an array of them made and dropped per item cost more than finding them.)
+    static func appendInked(_ footprint: [PixelRect], ink: PixelRect?, through transform: Homography, to damage: inout [PixelRect]) {
+        guard let ink = ink.flatMap({ Painter.inkedPixels(ofInk: $0, through: transform) }) else {
+            damage.append(contentsOf: footprint)
+            return
+        }
+        for rect in footprint {
             let inked = rect.intersection(ink)
-            return inked.isEmpty ? nil : inked
+            if !inked.isEmpty { damage.append(inked) }
         }
     }
 }
@@ -512,7 +524,7 @@ private struct Walk {
             var items: [PaintItem] = []
             for child in old.children { child.appendItems(to: &items) }
             for item in items { frame.damage.append(contentsOf: item.footprint) }
-            if !items.isEmpty { frame.noteChange(at: position + [PaintPosition.beforeMark]) }
+            if !items.isEmpty { frame.noteChange(at: position, then: PaintPosition.beforeMark) }
         }
         if old.kind == .group, kind != .group, let mask = old.mask {
             dispose(mask, position: nil)
@@ -554,10 +566,10 @@ private struct Walk {
         object.emittedArea = area
         guard let position else { return }
         if damage(from: oldBefore, ink: inkBefore, to: object.before, refines: refines) {
-            frame.noteChange(at: position + [PaintPosition.beforeMark])
+            frame.noteChange(at: position, then: PaintPosition.beforeMark)
         }
         if damage(from: oldAfter, ink: inkAfter, to: object.after, refines: refines) {
-            frame.noteChange(at: position + [PaintPosition.afterMark])
+            frame.noteChange(at: position, then: PaintPosition.afterMark)
         }
     }
 
@@ -579,7 +591,7 @@ private struct Walk {
         var changed = false
         for item in new {
             let previous = old.firstIndex { $0.key == item.key }
-            if let previous, old[previous].signature == item.signature, old[previous].extent == item.extent { continue }
+            if let previous, old[previous].paintsSame(as: item) { continue }
             if refines, case let .coverage(mask, _) = item.source, previous.map({ ink[$0] != nil }) ?? true {
                 frame.inkedDamage.append((mask, item.transform, item.footprint))
             } else {
@@ -588,10 +600,9 @@ private struct Walk {
             changed = true
         }
         for (index, item) in old.enumerated() {
-            if let current = new.first(where: { $0.key == item.key }),
-               current.signature == item.signature, current.extent == item.extent { continue }
+            if let current = new.first(where: { $0.key == item.key }), current.paintsSame(as: item) { continue }
             if refines, let painted = ink[index] {
-                frame.damage.append(contentsOf: FrameChanges.inked(item.footprint, ink: painted, through: item.transform))
+                FrameChanges.appendInked(item.footprint, ink: painted, through: item.transform, to: &frame.damage)
             } else {
                 frame.damage.append(contentsOf: item.footprint)
             }
@@ -646,7 +657,7 @@ private struct Walk {
             let firstDifference = zip(oldChildren, children).enumerated().first { $0.element.0 !== $0.element.1 }?.offset
                 ?? min(oldChildren.count, children.count)
             if firstDifference < max(oldChildren.count, children.count) {
-                frame.noteChange(at: position + [PaintPosition.childMark(firstDifference)])
+                frame.noteChange(at: position, then: PaintPosition.childMark(firstDifference))
             }
             let oldIndex = Dictionary(oldChildren.enumerated().map { (ObjectIdentifier($0.element), $0.offset) }, uniquingKeysWith: { a, _ in a })
             let kept = children.compactMap { oldIndex[ObjectIdentifier($0)] }
