@@ -68,6 +68,21 @@ final class ShapeCache: Sendable {
         }
     }
 
+    /// Runs `body` with the cache locked, handing it a function that returns the glyphs kept for
+    /// a text's bytes (marking them used), or nil: a line's words are looked up under one lock.
+    /// `body` must not use the cache otherwise.
+    func lookingUp<Result>(_ body: (_ find: (UnsafeBufferPointer<UInt8>) -> [Font.Glyph]?) -> Result) -> Result {
+        state.withLock { s in
+            body { bytes in
+                let (index, found) = s.find(bytes, hash: Self.hash(bytes))
+                guard found else { return nil }
+                s.clock += 1
+                s.lastUse[index] = s.clock
+                return s.values[index]
+            }
+        }
+    }
+
     /// Keeps `glyphs` for `bytes` (replacing what was kept for them), dropping the least
     /// recently used quarter when over capacity.
     func insert(_ glyphs: [Font.Glyph], forUTF8 bytes: UnsafeBufferPointer<UInt8>) {

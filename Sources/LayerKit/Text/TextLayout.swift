@@ -64,10 +64,10 @@ public struct TextMetrics: Hashable, Sendable {
 /// its cut from the advances of one shaping of the line.
 struct TextLayout {
     struct PlacedGlyph {
-        /// Not retained (a line's glyphs retained and released their font one by one: a
-        /// third of laying out a short line). The layout that made the glyph holds every font
-        /// its glyphs name (`fonts`), so this is valid while that layout lives; glyphs are read
-        /// only through their layout.
+        /// Not retained: each glyph retained its font when placed and released it when the
+        /// layout went. The layout that made the glyph holds every font its glyphs name (in
+        /// `styles`), so this is valid while that layout lives; glyphs are read only through
+        /// their layout.
         unowned(unsafe) let font: Font
         let id: UInt32
         let origin: CGPoint
@@ -87,8 +87,9 @@ struct TextLayout {
     /// Each line's glyphs, as ranges of `glyphs`, top to bottom.
     private(set) var lines: [Range<Int>] = []
     private(set) var metrics: TextMetrics
-    /// The fonts the glyphs name, each once: what keeps them alive (`PlacedGlyph.font`).
-    private var fonts: [Font] = []
+    /// The runs' styles: their fonts are what keeps the fonts the glyphs name alive
+    /// (`PlacedGlyph.font`).
+    private var styles: [Style] = []
 
     /// A word (with its trailing space) or a line break, in one style.
     struct Piece {
@@ -165,42 +166,36 @@ struct TextLayout {
 
         // Break into lines (stretches of `shaped`, read in place rather than copied out), noting
         // which end a paragraph (justified text leaves those alone).
-        var lines: [Range<Int>] = []
-        var endsParagraph: [Bool] = []
+        var lines: [(pieces: Range<Int>, endsParagraph: Bool)] = []
         var lineStart = 0
         var lineWidth: CGFloat = 0
         for i in shaped.indices {
             if shaped[i].isNewline {
-                lines.append(lineStart..<i)
-                endsParagraph.append(true)
+                lines.append((lineStart..<i, true))
                 lineStart = i + 1
                 lineWidth = 0
                 continue
             }
             if wrapped, let width, lineWidth > 0, lineWidth + shaped[i].trimmedWidth > width {
-                lines.append(lineStart..<i)
-                endsParagraph.append(false)
+                lines.append((lineStart..<i, false))
                 lineStart = i
                 lineWidth = 0
             }
             lineWidth += shaped[i].width
         }
-        lines.append(lineStart..<shaped.count)
-        endsParagraph.append(true)
+        lines.append((lineStart..<shaped.count, true))
         if !wrapped, truncation != .none, let width, lines.count == 1,
-           let cut = Self.truncated(shaped[lines[0]], styles: styles, runs: runs, to: width, truncation) {
+           let cut = Self.truncated(shaped[lines[0].pieces], styles: styles, runs: runs, to: width, truncation) {
             shaped.append(cut)
-            lines = [shaped.count - 1..<shaped.count]
+            lines = [(shaped.count - 1..<shaped.count, true)]
         }
         // Place the glyphs.
-        var fonts: [Font] = []
-        for style in styles where !fonts.contains(where: { $0 === style.font }) { fonts.append(style.font) }
         var placed: [PlacedGlyph] = [], placedLines: [Range<Int>] = []
         placed.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
         placedLines.reserveCapacity(lines.count)
         var widest: CGFloat = 0
         shaped.withUnsafeBufferPointer { shaped in
-            for (index, line) in lines.enumerated() {
+            for (index, (line, endsParagraph)) in lines.enumerated() {
                 var lineAdvance: CGFloat = 0
                 for k in line { lineAdvance += shaped[k].width }
                 widest = max(widest, lineAdvance)
@@ -212,7 +207,7 @@ struct TextLayout {
                 }
                 // Justified: the space left on the line goes into the gaps between its words.
                 var gap: CGFloat = 0
-                if alignment == .justified, let width, !endsParagraph[index], let last = line.last {
+                if alignment == .justified, let width, !endsParagraph, let last = line.last {
                     let gaps = line.dropLast().filter { shaped[$0].endsWithSpace }.count
                     let visible = lineAdvance - shaped[last].width + shaped[last].trimmedWidth
                     if gaps > 0, width > visible { gap = (width - visible) / CGFloat(gaps) }
@@ -237,7 +232,7 @@ struct TextLayout {
         }
         glyphs = placed
         self.lines = placedLines
-        self.fonts = fonts
+        self.styles = styles
         let height = CGFloat(lines.count) * lineHeight - (lines.isEmpty ? 0 : CGFloat(baseFont.lineGap) * baseScale)
         metrics = TextMetrics(size: CGSize(width: widest, height: height), ascent: ascent, descent: descent, lineHeight: lineHeight)
     }
@@ -267,23 +262,38 @@ struct TextLayout {
             return
         }
         text.withUTF8 { bytes in
-            asciiPieces(of: bytes) { range, isNewline in
-                guard !isNewline else {
-                    shaped.append(Shaped(style: index, glyphs: [], width: 0, trimmedWidth: 0, isNewline: true, endsWithSpace: false,
-                                         text: .bytes(run: run, range)))
-                    return
+            // The words are looked up under one lock; those not kept are shaped after it.
+            var missing: [Int] = []
+            style.font.shapes.lookingUp { find in
+                asciiPieces(of: bytes) { range, isNewline in
+                    guard !isNewline else {
+                        shaped.append(Shaped(style: index, glyphs: [], width: 0, trimmedWidth: 0, isNewline: true, endsWithSpace: false,
+                                             text: .bytes(run: run, range)))
+                        return
+                    }
+                    let word = UnsafeBufferPointer(rebasing: bytes[range])
+                    let endsWithSpace = word[word.count - 1] == UInt8(ascii: " ")
+                    // Runs of spaces come as one piece a space: a piece like the one before is shaped once.
+                    if let last = shaped.last, case let .bytes(lastRun, lastRange) = last.text, lastRun == run, !last.isNewline,
+                       missing.last != shaped.count - 1, lastRange.count == range.count,
+                       ShapeCache.equal(UnsafeBufferPointer(rebasing: bytes[lastRange]), word) {
+                        shaped.append(Shaped(style: index, glyphs: last.glyphs, width: last.width, trimmedWidth: last.trimmedWidth,
+                                             isNewline: false, endsWithSpace: endsWithSpace, text: .bytes(run: run, range)))
+                        return
+                    }
+                    if word.count <= Font.longestShapeKept, let glyphs = find(word) {
+                        shaped.append(measured(glyphs, style: index, style, endsWithSpace: endsWithSpace, text: .bytes(run: run, range)))
+                    } else {
+                        missing.append(shaped.count)
+                        shaped.append(Shaped(style: index, glyphs: [], width: 0, trimmedWidth: 0, isNewline: false,
+                                             endsWithSpace: endsWithSpace, text: .bytes(run: run, range)))
+                    }
                 }
-                let word = UnsafeBufferPointer(rebasing: bytes[range])
-                // Runs of spaces come as one piece a space: a piece like the one before is shaped once.
-                if let last = shaped.last, case let .bytes(lastRun, lastRange) = last.text, lastRun == run, !last.isNewline,
-                   lastRange.count == range.count, ShapeCache.equal(UnsafeBufferPointer(rebasing: bytes[lastRange]), word) {
-                    shaped.append(Shaped(style: index, glyphs: last.glyphs, width: last.width, trimmedWidth: last.trimmedWidth,
-                                         isNewline: false, endsWithSpace: last.endsWithSpace, text: .bytes(run: run, range)))
-                    return
-                }
-                let glyphs = style.font.shape(utf8: word)
-                shaped.append(measured(glyphs, style: index, style, endsWithSpace: word[word.count - 1] == UInt8(ascii: " "),
-                                       text: .bytes(run: run, range)))
+            }
+            for i in missing {
+                guard case let .bytes(_, range) = shaped[i].text else { continue }
+                let glyphs = style.font.shape(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
+                shaped[i] = measured(glyphs, style: index, style, endsWithSpace: shaped[i].endsWithSpace, text: shaped[i].text)
             }
         }
     }
