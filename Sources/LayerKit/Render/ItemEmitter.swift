@@ -10,22 +10,38 @@ struct ItemEmitter {
     let cache: BackingStoreCache
     /// The target pixels that exist.
     let targetArea: PixelRect
-    /// The store keys the emitted items draw from, each once (a few: an array is cheaper to
-    /// build and compare than a set).
-    private(set) var storeKeys: [PaintItem.Key] = []
+    /// The store keys the emitted items draw from, each once, in the order first used (a few:
+    /// an array is cheaper to build and compare than a set).
+    var storeKeys: [PaintItem.Key] { keysMatched == keys.count ? keys : Array(keys.prefix(keysMatched)) }
+    /// While the keys used so far are the first `keysMatched` of the object's last keys, those
+    /// (`keys` is then that array, shared, not a copy): an object drawing from the stores it
+    /// drew from makes no array. Otherwise `keys` holds the keys used and `keysMatched` counts
+    /// them all.
+    private var keys: [PaintItem.Key]
+    private var keysMatched = 0
     /// The items the object had, emitted into the same target area: an item placed as one of
     /// them was (same key, transform, clip and source size) takes its footprint as it is.
     private let previous: [PaintItem]
 
-    init(cache: BackingStoreCache, targetArea: PixelRect, previous: [PaintItem] = []) {
+    /// An emitter into `targetArea`; `previous` and `previousKeys` are the items and store keys
+    /// the object had (which are likely to be emitted again).
+    init(cache: BackingStoreCache, targetArea: PixelRect, previous: [PaintItem] = [], previousKeys: [PaintItem.Key] = []) {
         self.cache = cache
         self.targetArea = targetArea
         self.previous = previous
+        keys = previousKeys
     }
 
     /// Notes that an emitted item draws from the store of `key`.
     private mutating func use(_ key: PaintItem.Key) {
-        if !storeKeys.contains(key) { storeKeys.append(key) }
+        if keysMatched < keys.count, keys[keysMatched] == key {
+            keysMatched += 1
+            return
+        }
+        guard !keys.prefix(keysMatched).contains(key) else { return }
+        if keysMatched < keys.count { keys = Array(keys.prefix(keysMatched)) }
+        keys.append(key)
+        keysMatched += 1
     }
 
     /// Sets the object's items from its node (for a group: after its children are up to date).

@@ -554,7 +554,8 @@ private struct Walk {
         let inkBefore = refines ? oldBefore.map(paintedInk) : [], inkAfter = refines ? oldAfter.map(paintedInk) : []
         let area = object.inputs.targetArea.pixelRect
         var emitter = ItemEmitter(cache: cache, targetArea: area,
-                                  previous: object.kind != .plain || object.emittedArea != area ? [] : oldAfter.isEmpty ? oldBefore : oldBefore + oldAfter)
+                                  previous: object.kind != .plain || object.emittedArea != area ? [] : oldAfter.isEmpty ? oldBefore : oldBefore + oldAfter,
+                                  previousKeys: oldKeys)
         emitter.emit(object)
         let keys = emitter.storeKeys
         // Usually the same stores as before (redrawn or not): nothing to retain or release.
