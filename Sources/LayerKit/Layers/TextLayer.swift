@@ -50,9 +50,15 @@ open class TextLayer: Layer {
     }
 
     override var textDescription: TextDescription? {
-        let content = runs ?? [TextRun(string ?? "")]
-        guard content.contains(where: { !$0.text.isEmpty }) else { return nil }
-        return TextDescription(runs: content, font: font, fontSize: fontSize, color: foregroundColor,
+        let text: TextDescription.Text
+        if let runs {
+            guard runs.contains(where: { !$0.text.isEmpty }) else { return nil }
+            text = .runs(runs)
+        } else {
+            guard let string, !string.isEmpty else { return nil }
+            text = .string(string)
+        }
+        return TextDescription(text: text, font: font, fontSize: fontSize, color: foregroundColor,
                                alignment: alignmentMode, wrapped: isWrapped, truncation: truncationMode)
     }
 }
@@ -63,7 +69,14 @@ open class TextLayer: Layer {
 /// metadata a dozen times each time a layer's content was described (a line of a board whose
 /// figures change every frame is described every frame).
 final class TextDescription: Sendable, Equatable {
-    let runs: [TextRun]
+    /// A string in the layer's style, or styled runs. (A string is kept as it is: a run made of
+    /// it would be an array made, and freed, for every text described.)
+    enum Text: Equatable, Sendable {
+        case string(String)
+        case runs([TextRun])
+    }
+
+    let text: Text
     let font: String
     let fontSize: CGFloat
     let color: Color
@@ -71,9 +84,9 @@ final class TextDescription: Sendable, Equatable {
     let wrapped: Bool
     let truncation: TextTruncation
 
-    init(runs: [TextRun], font: String, fontSize: CGFloat, color: Color, alignment: TextAlignment, wrapped: Bool,
+    init(text: Text, font: String, fontSize: CGFloat, color: Color, alignment: TextAlignment, wrapped: Bool,
          truncation: TextTruncation) {
-        self.runs = runs
+        self.text = text
         self.font = font
         self.fontSize = fontSize
         self.color = color
@@ -83,12 +96,13 @@ final class TextDescription: Sendable, Equatable {
     }
 
     static func == (a: TextDescription, b: TextDescription) -> Bool {
-        a === b || a.runs == b.runs && a.font == b.font && a.fontSize == b.fontSize && a.color == b.color &&
+        a === b || a.text == b.text && a.font == b.font && a.fontSize == b.fontSize && a.color == b.color &&
             a.alignment == b.alignment && a.wrapped == b.wrapped && a.truncation == b.truncation
     }
 
     /// The one color every run is drawn in, or nil when runs differ.
     var singleColor: Color? {
+        guard case let .runs(runs) = text else { return color }
         let first = runs.first?.color ?? color
         return runs.allSatisfy { ($0.color ?? color) == first } ? first : nil
     }

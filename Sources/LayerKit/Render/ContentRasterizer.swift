@@ -61,8 +61,14 @@ enum ContentRasterizer {
 
     /// A text layer's text laid out in its bounds.
     private static func layout(_ text: TextDescription, in bounds: CGRect) -> TextLayout {
-        TextLayout(runs: text.runs, font: text.font, fontSize: text.fontSize, color: text.color, width: bounds.width,
-                   wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment)
+        switch text.text {
+        case let .string(string):
+            TextLayout(runs: CollectionOfOne(TextRun(string)), font: text.font, fontSize: text.fontSize, color: text.color,
+                       width: bounds.width, wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment)
+        case let .runs(runs):
+            TextLayout(runs: runs, font: text.font, fontSize: text.fontSize, color: text.color, width: bounds.width,
+                       wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment)
+        }
     }
 
     /// Draws the border — the ring between the outline and the outline inset by the width — into

@@ -161,6 +161,15 @@ struct PaintPosition: Comparable {
         a.path.lexicographicallyPrecedes(b.path)
     }
 
+    /// `path + [mark]`, made in one allocation (the literal and the sum made two).
+    static func path(_ path: [Int], then mark: Int) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(path.count + 1)
+        result.append(contentsOf: path)
+        result.append(mark)
+        return result
+    }
+
     /// Whether the path `path + [mark]` comes before `other` (`<` without making the path).
     static func precedes(_ path: [Int], then mark: Int, _ other: [Int]) -> Bool {
         for (i, step) in path.enumerated() {

@@ -139,8 +139,9 @@ struct TextLayout {
 
     /// Lays out `runs`, wrapping at spaces to `width` when `wrapped`, otherwise cutting a long
     /// line per `truncation`; lines are placed per `alignment` within `width`.
-    init(runs: [TextRun], font defaultFamily: String, fontSize: CGFloat, color: Color,
-         width: CGFloat?, wrapped: Bool, truncation: TextTruncation, alignment: TextAlignment, explicitFont: Font? = nil) {
+    init<Runs: RandomAccessCollection<TextRun>>(runs: Runs, font defaultFamily: String, fontSize: CGFloat, color: Color,
+                                                width: CGFloat?, wrapped: Bool, truncation: TextTruncation, alignment: TextAlignment,
+                                                explicitFont: Font? = nil) {
         let size = fontSize.isFinite && fontSize > 0 ? min(fontSize, 10_000) : 36
         let defaultFont = explicitFont ?? (try? Font.named(defaultFamily)) ?? (try? Font.named(Font.defaultFamily))
         var styles: [Style] = []
@@ -148,7 +149,7 @@ struct TextLayout {
         var shaped: [Shaped] = []
         // About a piece per four bytes of text (words and their spaces).
         shaped.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count / 4 + 1 })
-        for (index, run) in runs.enumerated() {
+        for (index, run) in runs.enumerated() {   // runs are numbered from 0 (`PieceText.bytes`)
             guard let font = run.font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
             let runSize = run.fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
             styles.append(Style(font: font, size: runSize, color: run.color ?? color, scale: Self.unitScale(font, runSize)))
@@ -185,7 +186,7 @@ struct TextLayout {
         }
         lines.append((lineStart..<shaped.count, true))
         if !wrapped, truncation != .none, let width, lines.count == 1,
-           let cut = Self.truncated(shaped[lines[0].pieces], styles: styles, runs: runs, to: width, truncation) {
+           let cut = Self.truncated(shaped[lines[0].pieces], styles: styles, runText: { Array(runs)[$0].text }, to: width, truncation) {
             shaped.append(cut)
             lines = [(shaped.count - 1..<shaped.count, true)]
         }
@@ -386,7 +387,7 @@ struct TextLayout {
     /// piece; nil when it fits. The cut is found from the advances of one shaping of the line
     /// (a binary search over how many characters to keep), then checked by shaping the result:
     /// linear in the line's length.
-    private static func truncated(_ line: ArraySlice<Shaped>, styles: [Style], runs: [TextRun], to width: CGFloat,
+    private static func truncated(_ line: ArraySlice<Shaped>, styles: [Style], runText: (Int) -> String, to width: CGFloat,
                                   _ truncation: TextTruncation) -> Shaped? {
         let full = line.reduce(0) { $0 + $1.width }
         guard full > width, let first = line.first else { return nil }
@@ -394,7 +395,7 @@ struct TextLayout {
         let text = line.map { piece -> String in
             switch piece.text {
             case let .string(text): text
-            case let .bytes(run, range): String(decoding: Array(runs[run].text.utf8)[range], as: UTF8.self)
+            case let .bytes(run, range): String(decoding: Array(runText(run).utf8)[range], as: UTF8.self)
             }
         }.joined()
         let characters = Array(text)
