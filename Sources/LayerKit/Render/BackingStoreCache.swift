@@ -13,7 +13,8 @@ final class BackingStoreCache {
     /// What a store was made from; equal fingerprints make equal pixels.
     enum Fingerprint: Equatable {
         case content(ContentDescription, area: CGRect, scale: CGFloat)
-        case border(BorderDescription, area: CGRect, scale: CGFloat)
+        /// (Boxed: a border's description is the largest payload, and every entry copied its size.)
+        indirect case border(BorderDescription, area: CGRect, scale: CGFloat)
         case shadow(radius: CGFloat, source: Int, area: CGRect, scale: CGFloat)
         case group(signature: Int, area: CGRect, scale: CGFloat)
         indirect case tinted(Fingerprint, Color)

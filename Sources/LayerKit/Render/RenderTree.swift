@@ -589,23 +589,24 @@ private struct Walk {
     /// `old`, the ink each painted (`ink`); for `new`, known once its mask is drawn, so added
     /// after the content pass — unless the item it replaces had ink over most of its mask.
     private func damage(from old: [PaintItem], ink: [PixelRect?], to new: [PaintItem], refines: Bool) -> Bool {
+        // Items are read in place, by index: copying one out retains its source and footprint.
         var changed = false
-        for item in new {
-            let previous = old.firstIndex { $0.key == item.key }
-            if let previous, old[previous].paintsSame(as: item) { continue }
-            if refines, case let .coverage(mask, _) = item.source, previous.map({ ink[$0] != nil }) ?? true {
-                frame.inkedDamage.append((mask, item.transform, item.footprint))
+        for i in new.indices {
+            let previous = old.firstIndex { $0.key == new[i].key }
+            if let previous, old[previous].paintsSame(as: new[i]) { continue }
+            if refines, case let .coverage(mask, _) = new[i].source, previous.map({ ink[$0] != nil }) ?? true {
+                frame.inkedDamage.append((mask, new[i].transform, new[i].footprint))
             } else {
-                frame.damage.append(contentsOf: item.footprint)
+                frame.damage.append(contentsOf: new[i].footprint)
             }
             changed = true
         }
-        for (index, item) in old.enumerated() {
-            if let current = new.first(where: { $0.key == item.key }), current.paintsSame(as: item) { continue }
+        for index in old.indices {
+            if let current = new.firstIndex(where: { $0.key == old[index].key }), new[current].paintsSame(as: old[index]) { continue }
             if refines, let painted = ink[index] {
-                FrameChanges.appendInked(item.footprint, ink: painted, through: item.transform, to: &frame.damage)
+                FrameChanges.appendInked(old[index].footprint, ink: painted, through: old[index].transform, to: &frame.damage)
             } else {
-                frame.damage.append(contentsOf: item.footprint)
+                frame.damage.append(contentsOf: old[index].footprint)
             }
             changed = true
         }
