@@ -77,7 +77,7 @@ final class BackingStoreCache {
         let surface: S
         let reused: Bool
         if let old = current?.surface as? S, old.width == width, old.height == height,
-           pendingLevels[ObjectIdentifier(old)] == nil {
+           Self.claim(&pendingLevels, ObjectIdentifier(old), level) {
             surface = old
             reused = true
         } else {
@@ -100,9 +100,17 @@ final class BackingStoreCache {
             if reused { surface.clearPixels() }
             draw(surface)
         }
-        pendingLevels[ObjectIdentifier(surface)] = level
+        if !reused { pendingLevels[ObjectIdentifier(surface)] = level }
         if let contentPass { contentPass.submit(job) } else { jobs.append(job) }
         return entry
+    }
+
+    /// Queues `surface` at `level` unless it is queued already (then leaves it as it is): one
+    /// lookup for the question and the answer. Whether it was queued now.
+    private static func claim(_ levels: inout [ObjectIdentifier: Int], _ surface: ObjectIdentifier, _ level: Int) -> Bool {
+        guard let earlier = levels.updateValue(level, forKey: surface) else { return true }
+        levels[surface] = earlier
+        return false
     }
 
     /// The content-pass level at which a store's pixels are drawn this frame, or nil when they

@@ -61,13 +61,15 @@ enum ContentRasterizer {
 
     /// A text layer's text laid out in its bounds.
     private static func layout(_ text: TextDescription, in bounds: CGRect) -> TextLayout {
-        switch text.text {
-        case let .string(string):
-            TextLayout(runs: CollectionOfOne(TextRun(string)), font: text.font, fontSize: text.fontSize, color: text.color,
-                       width: bounds.width, wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment)
-        case let .runs(runs):
+        // The runs are handed over as a buffer, read in place: a collection of them was copied
+        // whole into each step that walked it.
+        func layOut(_ runs: UnsafeBufferPointer<TextRun>) -> TextLayout {
             TextLayout(runs: runs, font: text.font, fontSize: text.fontSize, color: text.color, width: bounds.width,
                        wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment)
+        }
+        switch text.text {
+        case let .string(string): return withUnsafePointer(to: TextRun(string)) { layOut(UnsafeBufferPointer(start: $0, count: 1)) }
+        case let .runs(runs): return runs.withUnsafeBufferPointer(layOut)
         }
     }
 
