@@ -186,7 +186,7 @@ struct TextLayout {
         }
         lines.append((lineStart..<shaped.count, true))
         if !wrapped, truncation != .none, let width, lines.count == 1,
-           let cut = Self.truncated(shaped[lines[0].pieces], styles: styles, runText: { Array(runs)[$0].text }, to: width, truncation) {
+           let cut = Self.truncated(shaped[lines[0].pieces], styles: styles, runText: { runs[runs.index(runs.startIndex, offsetBy: $0)].text }, to: width, truncation) {
             shaped.append(cut)
             lines = [(shaped.count - 1..<shaped.count, true)]
         }
@@ -394,8 +394,12 @@ struct TextLayout {
         let styleIndex = first.style, style = styles[styleIndex]
         let text = line.map { piece -> String in
             switch piece.text {
-            case let .string(text): text
-            case let .bytes(run, range): String(decoding: Array(runText(run).utf8)[range], as: UTF8.self)
+            case let .string(text): return text
+            case let .bytes(run, range):
+                // The word's bytes read in place (copying the run's collection and its UTF-8 for
+                // every word made truncating a long line quadratic).
+                var source = runText(run)
+                return source.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
             }
         }.joined()
         let characters = Array(text)
