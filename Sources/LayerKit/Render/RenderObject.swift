@@ -170,6 +170,12 @@ struct PaintPosition: Comparable {
         return result
     }
 
+    /// The path of child `index` of an object at `path` (nil stays nil: the object is inside a
+    /// group, whose children are not ordered in the frame).
+    static func child(_ index: Int, of path: [Int]?) -> [Int]? {
+        path.map { Self.path($0, then: childMark(index)) }
+    }
+
     /// Whether the path `path + [mark]` comes before `other` (`<` without making the path).
     static func precedes(_ path: [Int], then mark: Int, _ other: [Int]) -> Bool {
         for (i, step) in path.enumerated() {

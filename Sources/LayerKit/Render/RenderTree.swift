@@ -147,7 +147,7 @@ final class FrameChanges {
     /// (a frame notes a change per changed layer, almost all after the first).
     func noteChange(at path: [Int], then mark: Int) {
         if let first = firstChange, !PaintPosition.precedes(path, then: mark, first.path) { return }
-        firstChange = PaintPosition(path: path + [mark])
+        firstChange = PaintPosition(path: PaintPosition.path(path, then: mark))
     }
 
     /// Adds the inked parts of `inkedDamage`'s footprints to `damage`: after the content pass,
@@ -304,12 +304,12 @@ private struct Walk {
         }
         tree.countVisit()
         for index in contentRefreshes {
-            refreshContent(of: object.children[index], position: object.kind == .group ? nil : position.map { PaintPosition.path($0, then: PaintPosition.childMark(index)) })
+            refreshContent(of: object.children[index], position: object.kind == .group ? nil : PaintPosition.child(index, of: position))
         }
         for (index, sublayer) in visits {
             let old = object.children[index]
             let inputs = childInputs(sublayer, object.childPlacement)
-            let childPosition = object.kind == .group ? nil : position.map { PaintPosition.path($0, then: PaintPosition.childMark(index)) }
+            let childPosition = object.kind == .group ? nil : PaintPosition.child(index, of: position)
             // Culled now: the caller rebuilds the object, which also lets the old child go.
             guard let updated = visit(old, sublayer, inputs: inputs, position: childPosition) else { return false }
             if updated !== old {
@@ -420,7 +420,7 @@ private struct Walk {
             }, uniquingKeysWith: { a, _ in a })
             // Children are sorted after they are built, so each records its changes at the
             // transform layer's first child slot: never later in painter's order than it is.
-            buildChildren(of: object, sublayers, position: position, childPosition: { _ in position.map { PaintPosition.path($0, then: PaintPosition.childMark(0)) } },
+            buildChildren(of: object, sublayers, position: position, childPosition: { _ in PaintPosition.child(0, of: position) },
                           slots: false) { children in
                 children.enumerated().sorted { a, b in
                     (depths[a.element.key] ?? 0, a.offset) < (depths[b.element.key] ?? 0, b.offset)
@@ -635,11 +635,11 @@ private struct Walk {
             let key = RenderObject.Key(layer: sublayer.model.id, instance: sublayer.instance)
             let oldIndex = oldByKey.removeValue(forKey: key)
             let old = oldIndex.map { oldChildren[$0] }
-            let natural = position.map { PaintPosition.path($0, then: PaintPosition.childMark(children.count)) }
+            let natural = PaintPosition.child(children.count, of: position)
             let place = childPosition.map { $0(natural) } ?? natural
             let child = visit(old, sublayer, inputs: childInputs(sublayer, object.childPlacement), position: place)
             if let old, old !== child {
-                dispose(old, position: childPosition == nil ? oldIndex.map { i in position.map { PaintPosition.path($0, then: PaintPosition.childMark(i)) } } ?? nil : place)
+                dispose(old, position: childPosition == nil ? oldIndex.flatMap { PaintPosition.child($0, of: position) } : place)
             }
             if let child {
                 children.append(child)
@@ -648,7 +648,7 @@ private struct Walk {
             }
         }
         for (_, index) in oldByKey {
-            let natural = position.map { PaintPosition.path($0, then: PaintPosition.childMark(index)) }
+            let natural = PaintPosition.child(index, of: position)
             dispose(oldChildren[index], position: childPosition.map { $0(natural) } ?? natural)
         }
         if let order { children = order(children) }
