@@ -40,7 +40,7 @@ LK_SIMD vi v_from(const int32_t *a) { return _mm_load_si128((const __m128i *)a);
 LK_SIMD vi v_lanes(const int32_t *a) { return _mm_setr_epi32(a[0], a[1], a[2], a[3]); }
 LK_SIMD int v_all(vi mask) { return _mm_movemask_epi8(mask) == 0xffff; }
 /* Whether every bit of every lane is clear. */
-LK_SIMD int v_none(vi v) { return _mm_movemask_epi8(_mm_cmpeq_epi32(v, _mm_setzero_si128())) == 0xffff; }
+LK_SIMD int v_none(vi v) { return lk_all_zero16(v); }
 LK_SIMD void v_to(int32_t *a, vi v) { _mm_store_si128((__m128i *)a, v); }
 
 /* The low 32 bits of a · b per lane (SSE2 multiplies only the even lanes, to 64 bits). */
