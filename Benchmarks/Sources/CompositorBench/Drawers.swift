@@ -331,18 +331,41 @@ extension FrameComposites {
 // MARK: - memcpy
 
 /// Copying a finished frame: the memory-bandwidth floor for any frame of this size.
+///
+/// With more than one thread the rows are copied in bands taken in turn by the threads, as
+/// LayerKit paints its bands: what this machine's memory gives a frame's worth of traffic on
+/// several cores, beside which the compositor's "all cores ÷ 1" can be read.
 public final class MemcpyFloor: Drawer {
     private var from: [UInt32], to: [UInt32]
+    private let threads: Int
+    private let rowBytes: Int
+    private let height: Int
 
-    public init(_ scene: Scene) {
+    public init(_ scene: Scene, threads: Int = 1) {
         from = [UInt32](repeating: 0xFF20_2020, count: scene.width * scene.height)
         to = [UInt32](repeating: 0, count: scene.width * scene.height)
+        self.threads = max(1, threads)
+        rowBytes = scene.width * 4
+        height = scene.height
     }
 
     public func draw(frame i: Int) {
-        let count = from.count * 4
         from.withUnsafeBytes { source in
-            to.withUnsafeMutableBytes { target in _ = memcpy(target.baseAddress!, source.baseAddress!, count) }
+            to.withUnsafeMutableBytes { target in
+                guard threads > 1 else {
+                    _ = memcpy(target.baseAddress!, source.baseAddress!, source.count)
+                    return
+                }
+                let bands = threads * 4, rows = (height + bands - 1) / bands
+                let (from, to, rowBytes, height) = (UInt(bitPattern: source.baseAddress!), UInt(bitPattern: target.baseAddress!),
+                                                    rowBytes, height)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let y0 = band * rows, y1 = min(height, y0 + rows)
+                    guard y1 > y0 else { return }
+                    _ = memcpy(UnsafeMutableRawPointer(bitPattern: to + UInt(y0 * rowBytes))!,
+                               UnsafeRawPointer(bitPattern: from + UInt(y0 * rowBytes))!, (y1 - y0) * rowBytes)
+                }
+            }
         }
     }
 

@@ -29,7 +29,7 @@ func milliseconds(_ m: Measurement?) -> String {
 }
 
 /// The whole report as markdown.
-public func renderMarkdown(_ report: Report, drawers: [String], allCores: String) -> String {
+public func renderMarkdown(_ report: Report, drawers: [String], allCores: String, allCoresMemcpy: String? = nil) -> String {
     var out: [String] = []
     func line(_ s: String = "") { out.append(s) }
     line("# Compositor throughput: LayerKit beside cairo, raw pixman and memcpy")
@@ -42,6 +42,7 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
 
     let resolutions = report.measurements.filter { $0.table == "main" }.map(\.resolution).uniqued()
     let hasAllCores = drawers.contains(allCores) && report.measurements.contains { $0.drawer == allCores }
+    let memcpyCores = allCoresMemcpy.flatMap { name in report.measurements.contains { $0.drawer == name } ? name : nil }
     for resolution in resolutions {
         let rows = report.measurements.filter { $0.table == "main" && $0.resolution == resolution }
         line("## \(resolution)")
@@ -50,6 +51,7 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
         if hasAllCores { header += " \(allCores) |" }
         header += " \(cairoFromScratch) | \(cairoBitmaps) | raw pixman | memcpy | LayerKit ÷ cairo from scratch | LayerKit cost ÷ pixman floor |"
         if hasAllCores { header += " all cores ÷ 1 |" }
+        if memcpyCores != nil { header += " memcpy: all cores ÷ 1 |" }
         line(header)
         line("|" + String(repeating: "---|", count: 1) + String(repeating: "---:|", count: header.filter { $0 == "|" }.count - 2))
         for scene in rows.map(\.scene).uniqued() {
@@ -61,6 +63,7 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
             let floor = ratio(get("raw pixman"), get("LayerKit 1 core"))
             row += " \(floor)\(rasterizingScenes.contains(scene) && !floor.isEmpty ? " ¹" : "") |"
             if hasAllCores { row += " \(ratio(get(allCores), get("LayerKit 1 core"))) |" }
+            if let memcpyCores { row += " \(ratio(get(memcpyCores), get("memcpy"))) |" }
             line(row)
         }
         line()
@@ -77,6 +80,11 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
         line("it cannot draw the perspective scenes. ¹ LayerKit rasterizes these scenes' paths or text every")
         line("frame; the floor only replays the composites, so the ratio is rasterization cost, not")
         line("framework overhead.")
+        if memcpyCores != nil {
+            line("memcpy: all cores ÷ 1 is what copying a frame gains from all cores on this machine, measured")
+            line("beside each scene (the copy split in bands as LayerKit paints): a frame bound by memory")
+            line("traffic cannot scale further than that.")
+        }
         line()
     }
 

@@ -106,6 +106,7 @@ func progress(_ text: String) { FileHandle.standardError.write(Data((text + "\n"
 let options = parseOptions()
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let allCores = "LayerKit \(cores) cores"
+let allCoresMemcpy = "memcpy, \(cores) cores"
 let drawerNames = ["LayerKit 1 core", allCores, cairoFromScratch, cairoBitmaps, "raw pixman", "memcpy"]
 var report = Report(machine: .current(), secondsPerMeasurement: options.seconds, rounds: options.rounds)
 #if DEBUG
@@ -246,7 +247,9 @@ for resolution in options.resolutions {
             ("raw pixman", attempt { try PixmanFloor(scene) }),
         ]
         if case let .success(reference) = drawers[0].1 { checkAgreement(scene, reference: reference, baselines) }
-        compare("main", scene, drawers + baselines + [("memcpy", .success(MemcpyFloor(scene)))])
+        var floors: [(String, Result<Drawer, Unsupported>)] = [("memcpy", .success(MemcpyFloor(scene)))]
+        if cores > 1 { floors.append((allCoresMemcpy, .success(MemcpyFloor(scene, threads: cores)))) }
+        compare("main", scene, drawers + baselines + floors)
     }
 }
 
@@ -334,7 +337,7 @@ if options.soak > 0 {
 // MARK: Targets and output
 
 report.targets = evaluateTargets(report, cores: cores)
-let markdown = renderMarkdown(report, drawers: drawerNames, allCores: allCores)
+let markdown = renderMarkdown(report, drawers: drawerNames, allCores: allCores, allCoresMemcpy: allCoresMemcpy)
 print(markdown)
 do {
     if let path = options.markdown { try markdown.write(toFile: path, atomically: true, encoding: .utf8) }
