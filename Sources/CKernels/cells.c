@@ -352,10 +352,30 @@ LK_INLINE uint64_t entry(uint64_t *table, uint32_t color, uint32_t m) {
     return e;
 }
 
-/* s over one pixel: s + d · inverse (a clear pixel, as in a fresh store, just takes s). */
+/* d · a + 128 in 16-bit lanes, times 257, high halves: d · a / 255 rounded as pixman rounds, for
+ * every byte of d unpacked into a lane ((t · 257) >> 16 equals (t + (t >> 8)) >> 8 for every
+ * t = d · a + 128, t < 65,153). */
+#if LK_X86
+LK_INLINE __m128i mul_un8_lanes(__m128i d16, __m128i a16) {
+    return _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(d16, a16), _mm_set1_epi16(0x80)), _mm_set1_epi16(0x0101));
+}
+#endif
+
+/* s over one pixel: s + d · inverse (a clear pixel, as in a fresh store, just takes s). In SSE2
+ * the product is the four lanes' of mul_un8_lanes, a third of the scalar form's instructions. */
 LK_INLINE void blend_pixel(uint32_t *p, uint64_t e) {
     const uint32_t s = (uint32_t)e, d = *p;
-    *p = d == 0 ? s : s + mul_un8x4(d, (uint32_t)(e >> 32));
+    if (d == 0) {
+        *p = s;
+        return;
+    }
+#if LK_X86
+    const __m128i d16 = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)d), _mm_setzero_si128());
+    const __m128i m = mul_un8_lanes(d16, _mm_set1_epi16((short)(e >> 32)));
+    *p = s + (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(m, m));
+#else
+    *p = s + mul_un8x4(d, (uint32_t)(e >> 32));
+#endif
 }
 
 /* s over `count` pixels. */
@@ -368,12 +388,11 @@ static void blend_run(uint32_t *p, int64_t count, uint64_t e) {
     }
 #if LK_X86
     const __m128i zero = _mm_setzero_si128(), s4 = _mm_set1_epi32((int32_t)s);
-    const __m128i a16 = _mm_set1_epi16((short)inverse), half = _mm_set1_epi16(0x80), k = _mm_set1_epi16(0x0101);
+    const __m128i a16 = _mm_set1_epi16((short)inverse);
     for (; i + 4 <= count; i += 4) {
         const __m128i d = _mm_loadu_si128((const __m128i *)(p + i));
-        /* (t · 257) >> 16 equals (t + (t >> 8)) >> 8 for every t = d · a + 128 (t < 65,153). */
-        const __m128i lo = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(d, zero), a16), half), k);
-        const __m128i hi = _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(d, zero), a16), half), k);
+        const __m128i lo = mul_un8_lanes(_mm_unpacklo_epi8(d, zero), a16);
+        const __m128i hi = mul_un8_lanes(_mm_unpackhi_epi8(d, zero), a16);
         /* 32-bit sums, as the scalar code adds. */
         _mm_storeu_si128((__m128i *)(p + i), _mm_add_epi32(s4, _mm_packus_epi16(lo, hi)));
     }

@@ -441,6 +441,49 @@ import Testing
         }
     }
 
+    /// Every level over every destination byte, as single pixels and in runs of one to nine
+    /// pixels (the blend's four-pixel steps and its two- and one-pixel ends): a row whose cells
+    /// step the coverage from level to level, blended over pixels whose channels all hold one
+    /// byte, in colors opaque, translucent (the path-shapes scene's 0.85) and clear; the
+    /// kernel's pixels are those the Swift sink wrote.
+    @Test func everyLevelOverEveryByteEqualsColorBlendSink() {
+        let table = UnsafeMutablePointer<UInt64>.allocate(capacity: ColorBlendSink.tableSize)
+        let kernelTable = UnsafeMutablePointer<UInt64>.allocate(capacity: ColorBlendSink.tableSize)
+        defer { table.deallocate(); kernelTable.deallocate() }
+        // Cells: level k at cell `at[k]`; the cells between two marked ones are a run.
+        var values: [(Int, Double)] = []
+        var at = 0, previous = 0.0
+        for level in 0...255 {
+            let sum = Double(level) / 255
+            values.append((at, sum - previous))
+            previous = sum
+            at += 1 + level % 10
+        }
+        values.append((at, -previous))
+        let width = at + 1
+        for color: UInt32 in [0xFFD0_4020, 0xD980_2A10, 0x0000_0000, 0x7F7F_7F7F] {
+            var mismatches = 0
+            for byte: UInt32 in 0...255 {
+                let before = [UInt32](repeating: byte &* 0x0101_0101, count: width)
+                var reference = Reference(width: width)
+                for (cell, value) in values { reference.acc[cell] += value; reference.mark(cell, cell) }
+                var expected = before
+                expected.withUnsafeMutableBufferPointer { buffer in
+                    var sink = ColorBlendSink(pixels: buffer.baseAddress!, pixelsPerRow: width, x: 0, y: 0, color: color, table: table)
+                    sink.beginRow(0)
+                    reference.emitRow(rule: .nonZero, into: &sink)
+                }
+                let kernel = Row(width: width)
+                kernel.add(values)
+                var got = before
+                kernelTable.initialize(repeating: 0, count: ColorBlendSink.tableSize)
+                #expect(lk_cell_row_blend(&kernel.row, 0, &got, color, kernelTable) == LK_OK)
+                if got != expected { mismatches += 1 }
+            }
+            #expect(mismatches == 0, "color \(String(color, radix: 16)): \(mismatches) of 256 destination bytes differ")
+        }
+    }
+
     /// Random cells added into random mask rows (often clear, as a fresh mask is): the kernel's
     /// bytes are those the Swift sink (`CoverageOverSink.run` and `pixel`) wrote.
     @Test(arguments: [FillRule.nonZero, .evenOdd])
