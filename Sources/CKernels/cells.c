@@ -521,8 +521,25 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
     int64_t next = sweep->next, active_count = sweep->active_count;
     int32_t result = 0;
     int64_t r = *row_index;
+    /* The least bottom of the active chains, as of the last row that admitted or dropped chains
+     * (−∞ before the first): a row above it that admits none is crossed whole by every active
+     * chain, so it needs no admitting, dropping or checking for cuts, only the cursors moved. */
+    double least_bottom = -__builtin_inf();
     for (; r < end; r++) {
         const double top = (double)r, bottom = top + 1;
+        if (bottom <= least_bottom && !(next < chain_count && chains[order[next]].yTop < bottom)) {
+            for (int64_t i = 0; i < active_count; i++) {
+                lk_scan_chain *c = &chains[active[i]];
+                int64_t k = c->cursor;
+                while (edges[k].yBottom <= top) k++;
+                c->cursor = k;
+                pieces[i].first = k;
+                pieces[i].end = c->end;
+                pieces[i].sign = c->direction;
+            }
+            if (active_count == 0) continue;
+            goto add;
+        }
         while (next < chain_count && chains[order[next]].yTop < bottom) {
             const lk_scan_chain *c = &chains[order[next]];
             if (c->first < 0 || c->end > sweep->edge_count || c->first >= c->end || c->cursor < c->first ||
@@ -536,9 +553,11 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
          * begins or ends inside it. */
         int64_t kept = 0;
         int cut = 0;
+        least_bottom = __builtin_inf();
         for (int64_t i = 0; i < active_count; i++) {
             lk_scan_chain *c = &chains[active[i]];
             if (!(c->yBottom > top)) continue;
+            if (c->yBottom < least_bottom) least_bottom = c->yBottom;
             int64_t k = c->cursor;
             while (edges[k].yBottom <= top) k++;
             c->cursor = k;
@@ -555,6 +574,7 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
             result = 1;
             goto done;
         }
+    add:
         /* (An edge whose x is not a number, which the scan's edges never have, adds nothing.) */
         if (add_bounds(row, edges, pieces, (int32_t)active_count, even_odd, top, bottom, top) == 0) {
             result = 2;
