@@ -39,23 +39,36 @@ typedef struct cell_writer {
     uint64_t *touched;
     double width;
     int64_t first_word, last_word;
+    /* Whether the range of words is kept (a constant wherever a writer is opened): without, the
+     * row's range is all its words when the writer closes. */
+    int tracks;
 } cell_writer;
 
-LK_INLINE cell_writer open_writer(const lk_cell_row *row) {
-    const cell_writer w = {row->cells, row->touched, (double)row->width, row->first_word, row->last_word};
+LK_INLINE cell_writer open_writer(const lk_cell_row *row, const int tracks) {
+    const cell_writer w = {row->cells, row->touched, (double)row->width, row->first_word, row->last_word, tracks};
     return w;
 }
 
+/* The last of a row's words (its cells 0 … width + 1 marked by a bit each). */
+LK_INLINE int64_t last_word_of(const lk_cell_row *row) { return (row->width + 1) >> 6; }
+
 LK_INLINE void close_writer(lk_cell_row *row, const cell_writer *w) {
-    row->first_word = w->first_word;
-    row->last_word = w->last_word;
+    if (w->tracks) {
+        row->first_word = w->first_word;
+        row->last_word = w->last_word;
+    } else {
+        row->first_word = 0;
+        row->last_word = last_word_of(row);
+    }
 }
 
 /* Notes that cells a … b received area. */
 LK_INLINE void mark(cell_writer *row, int64_t a, int64_t b) {
     const int64_t wa = a >> 6, wb = b >> 6;
-    if (wa < row->first_word) row->first_word = wa;
-    if (wb > row->last_word) row->last_word = wb;
+    if (row->tracks) {
+        if (wa < row->first_word) row->first_word = wa;
+        if (wb > row->last_word) row->last_word = wb;
+    }
     const uint64_t from = ~(uint64_t)0 << (a & 63), through = ~(uint64_t)0 >> (63 - (b & 63));
     if (wa == wb) {
         row->touched[wa] |= from & through;
@@ -174,7 +187,7 @@ lk_status lk_cell_row_add_chains(lk_cell_row *row, const lk_scan_edge *edges, co
     if (!(ya >= row_top && yb <= row_top + 1)) return LK_INVALID;
     for (int32_t i = 0; i < count; i++)
         if (pieces[i].first < 0 || pieces[i].end < pieces[i].first) return LK_INVALID;
-    cell_writer writer = open_writer(row);
+    cell_writer writer = open_writer(row, 1);
     lk_status status = LK_OK;
     for (int32_t i = 0; i < count; i++) {
         const double sign = pieces[i].sign;
@@ -203,10 +216,13 @@ static void clear_row(lk_cell_row *row) {
     row->last_word = -1;
 }
 
-/* lk_cell_row_add_bounds after its checks: 1, 0 (the row cleared) or −1 (an x not a number). */
+/* lk_cell_row_add_bounds after its checks: 1, 0 (the row cleared) or −1 (an x not a number).
+ * Without `tracks` (lk_sweep_rows, whose rows are the path's bounds, so that its chains mark
+ * most of their words anyway) the row's range of words becomes all of them, and no mark
+ * compares its words with the range. */
 LK_INLINE int32_t add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
-                             int32_t even_odd, double ya, double yb, double row_top) {
-    cell_writer writer = open_writer(row);
+                             int32_t even_odd, double ya, double yb, double row_top, const int tracks) {
+    cell_writer writer = open_writer(row, tracks);
     double winding = 0, previous_high = 0;
     int inside = 0, invalid = 0;
     for (int32_t i = 0; i < count; i++) {
@@ -260,7 +276,7 @@ int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, cons
     if (!(ya >= row_top && yb <= row_top + 1) || row->first_word <= row->last_word) return -1;
     for (int32_t i = 0; i < count; i++)
         if (chains[i].first < 0 || chains[i].end < chains[i].first) return -1;
-    return add_bounds(row, edges, chains, count, even_odd, ya, yb, row_top);
+    return add_bounds(row, edges, chains, count, even_odd, ya, yb, row_top, 1);
 }
 
 /* 8-bit coverage for an accumulated sum. Under even-odd a sum above 1 folds back (2 → 0), as
@@ -576,11 +592,10 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
         }
     add:
         /* (An edge whose x is not a number, which the scan's edges never have, adds nothing.) */
-        if (add_bounds(row, edges, pieces, (int32_t)active_count, even_odd, top, bottom, top) == 0) {
+        if (add_bounds(row, edges, pieces, (int32_t)active_count, even_odd, top, bottom, top, 0) == 0) {
             result = 2;
             goto done;
         }
-        if (row->first_word > row->last_word) continue;
         if (cover) {
             const lk_row_sink s = {NULL, 0, NULL, target->mask + r * target->mask_stride};
             if (even_odd)
