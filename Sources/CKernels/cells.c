@@ -407,6 +407,11 @@ static void blend_run(uint32_t *p, int64_t count, uint64_t e) {
     const __m128i a16 = _mm_set1_epi16((short)inverse);
     for (; i + 4 <= count; i += 4) {
         const __m128i d = _mm_loadu_si128((const __m128i *)(p + i));
+        /* Four clear pixels (a fill's inside, drawn first into a cleared store) take s. */
+        if (lk_all_zero16(d)) {
+            _mm_storeu_si128((__m128i *)(p + i), s4);
+            continue;
+        }
         const __m128i lo = mul_un8_lanes(_mm_unpacklo_epi8(d, zero), a16);
         const __m128i hi = mul_un8_lanes(_mm_unpackhi_epi8(d, zero), a16);
         /* 32-bit sums, as the scalar code adds. */
