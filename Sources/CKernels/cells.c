@@ -417,8 +417,14 @@ static void blend_run(uint32_t *p, int64_t count, uint64_t e) {
         /* 32-bit sums, as the scalar code adds. */
         _mm_storeu_si128((__m128i *)(p + i), _mm_add_epi32(s4, _mm_packus_epi16(lo, hi)));
     }
-#endif
+    /* The last one to three pixels one at a time in the same lanes. */
+    for (; i < count; i++) {
+        const __m128i m = mul_un8_lanes(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)p[i]), zero), a16);
+        p[i] = s + (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(m, m));
+    }
+#else
     for (; i < count; i++) p[i] = s + mul_un8x4(p[i], inverse);
+#endif
 }
 
 /* ---- A row's coverage added into an 8-bit mask ---- */
