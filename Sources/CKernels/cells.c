@@ -394,6 +394,36 @@ LK_INLINE void blend_pixel(uint32_t *p, uint64_t e) {
 #endif
 }
 
+lk_status lk_blend_table_fill(uint64_t *table, uint32_t color, lk_variant variant) {
+    if (!table) return LK_INVALID;
+    int m = 0;
+#if LK_X86
+    if (variant != LK_VARIANT_SCALAR) {
+        /* Levels m and m + 1 a step: the color's channels in 16-bit lanes, twice, times each
+         * level in its four lanes. */
+        const __m128i zero = _mm_setzero_si128(), c4 = _mm_cvtsi32_si128((int)color);
+        const __m128i c16 = _mm_unpacklo_epi64(_mm_unpacklo_epi8(c4, zero), _mm_unpacklo_epi8(c4, zero));
+        const __m128i two = _mm_set1_epi16(2), full = _mm_set1_epi32(255);
+        __m128i levels = _mm_set_epi16(1, 1, 1, 1, 0, 0, 0, 0);
+        for (; m < 256; m += 2) {
+            const __m128i p = mul_un8_lanes(c16, levels);
+            /* s for both levels in the low two 32-bit lanes, then 255 − alpha(s) beside each. */
+            const __m128i s = _mm_packus_epi16(p, p);
+            const __m128i inverse = _mm_sub_epi32(full, _mm_srli_epi32(s, 24));
+            _mm_storeu_si128((__m128i *)(table + m), _mm_unpacklo_epi32(s, inverse));
+            levels = _mm_add_epi16(levels, two);
+        }
+    }
+#else
+    (void)variant;
+#endif
+    for (; m < 256; m++) {
+        const uint32_t s = mul_un8x4(color, (uint32_t)m);
+        table[m] = (uint64_t)s | (uint64_t)(255 - (s >> 24)) << 32;
+    }
+    return LK_OK;
+}
+
 /* s over `count` pixels. */
 static void blend_run(uint32_t *p, int64_t count, uint64_t e) {
     const uint32_t s = (uint32_t)e, inverse = (uint32_t)(e >> 32);

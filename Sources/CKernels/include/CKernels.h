@@ -321,6 +321,13 @@ lk_status lk_cell_row_levels(lk_cell_row *row, int32_t even_odd, uint8_t *levels
  * nothing, for a row out of range or a null `dst` or `table`. */
 lk_status lk_cell_row_blend(lk_cell_row *row, int32_t even_odd, uint32_t *dst, uint32_t color, uint64_t *table);
 
+/* Fills a blend table (256 entries, as lk_cell_row_blend fills them level by level) for a
+ * premultiplied color, every level at once: entry m holds s = color · m (each channel rounded as
+ * pixman multiplies) in its low 32 bits and 255 − alpha(s) above. LK_VARIANT_SCALAR works
+ * them out one by one; any other variant two at a time in SSE2 lanes where it can (the same
+ * entries). LK_INVALID for a null table. */
+lk_status lk_blend_table_fill(uint64_t *table, uint32_t color, lk_variant variant);
+
 /* Reads the row's coverage as lk_cell_row_levels does and adds it into the row's `width` bytes
  * of an 8-bit mask at `mask`, as source-over combines coverage: m + g − m·g/255, the product
  * rounded as pixman multiplies ((t + (t >> 8)) >> 8, t = m·g + 128). Bytes of coverage 0 are not

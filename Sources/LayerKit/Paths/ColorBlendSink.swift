@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Per channel c of a pixel with coverage m: s = src·m, a = alpha·m (each ⌊x·y/255⌉, pixman's
 /// rounding), then c = s + dst·(255 − a). A full-coverage run of an opaque color is a copy.
-/// s and 255 − a are worked out once per level, the first time it is met, in a table.
+/// s and 255 − a are worked out for every level in a table when the sink is made.
 struct ColorBlendSink: CoverageSink {
     private let base: UnsafeMutablePointer<UInt32>
     private let pixelsPerRow: Int
@@ -21,10 +21,11 @@ struct ColorBlendSink: CoverageSink {
     static let tableSize = 256
 
     /// Blends into the pixels at `base` (`pixelsPerRow` apart), the sink's area starting at
-    /// (`x`, `y`) of them, using `table` (`tableSize` entries) for the levels: zeroed here,
-    /// unless `tableHoldsColor` says that it holds this color's entries from an earlier sink
-    /// (only ever this color's, or zeros). The caller keeps the pixels and the table alive and
-    /// unshared.
+    /// (`x`, `y`) of them, using `table` (`tableSize` entries) for the levels: filled here with
+    /// every level's entry at once (`lk_blend_table_fill`, cheaper than working out the levels
+    /// a fill meets one by one), unless `tableHoldsColor` says that it holds this color's
+    /// entries from an earlier sink (only ever this color's, or zeros). The caller keeps the
+    /// pixels and the table alive and unshared.
     init(pixels base: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, x: Int, y: Int, color premultiplied: UInt32,
          table: UnsafeMutablePointer<UInt64>, tableHoldsColor: Bool = false) {
         self.base = base + y * pixelsPerRow + x
@@ -33,7 +34,7 @@ struct ColorBlendSink: CoverageSink {
         alpha = premultiplied >> 24
         row = self.base
         levels = table
-        if !tableHoldsColor { table.update(repeating: 0, count: Self.tableSize) }
+        if !tableHoldsColor { _ = lk_blend_table_fill(table, premultiplied, LK_VARIANT_AUTO) }
     }
 
     /// s and 255 − a for coverage `m`.

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import Testing
 @testable import LayerKit
@@ -23,6 +24,36 @@ import Testing
             }
         }
         #expect(held == [false, false, true, true, false, false, true])
+    }
+
+    /// `lk_blend_table_fill`, in every variant, against the sink's own entry for every level
+    /// (s = color · m, 255 − alpha · m, each rounded as pixman multiplies, which
+    /// ColorBlendSinkTests check against pixman): every alpha, with random channels no greater,
+    /// and the extremes.
+    @Test(arguments: [LK_VARIANT_SCALAR, LK_VARIANT_SSE2, LK_VARIANT_AVX2, LK_VARIANT_AUTO])
+    func filledTablesHoldEveryLevelsEntry(_ variant: lk_variant) {
+        guard variant == LK_VARIANT_AUTO || lk_kernels_variant_is_available(variant) != 0 else { return }
+        var g = SeededGenerator(seed: 1515)
+        let table = UnsafeMutablePointer<UInt64>.allocate(capacity: ColorBlendSink.tableSize)
+        defer { table.deallocate() }
+        var colors: [UInt32] = [0, 0xFFFF_FFFF, 0xFF00_0000, 0x0000_00FF]
+        for alpha in UInt32(0)...255 {
+            for _ in 0..<4 {
+                let channel = { UInt32.random(in: 0...alpha, using: &g) }
+                colors.append(alpha << 24 | channel() << 16 | channel() << 8 | channel())
+            }
+        }
+        for color in colors {
+            #expect(lk_blend_table_fill(table, color, variant) == LK_OK)
+            let alpha = color >> 24
+            let wrong = (0..<ColorBlendSink.tableSize).filter { m in
+                let s = ColorBlendSink.multiply(color, UInt32(m)), inverse = 255 - ColorBlendSink.multiply(alpha: alpha, UInt32(m))
+                return table[m] != UInt64(s) | UInt64(inverse) << 32
+            }
+            #expect(wrong.isEmpty, "color \(String(color, radix: 16)): levels \(wrong.prefix(8))")
+            if !wrong.isEmpty { return }
+        }
+        #expect(lk_blend_table_fill(nil, 0xFFFF_FFFF, variant) == LK_INVALID)
     }
 
     /// Random polygons filled in colors that alternate and repeat, through kept tables
