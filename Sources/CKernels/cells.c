@@ -558,6 +558,19 @@ lk_status lk_cell_row_cover(lk_cell_row *row, int32_t even_odd, uint8_t *mask) {
 
 /* ---- Rows of a sweep, from chains to pixels ---- */
 
+LK_INLINE int32_t sweep_rows(lk_sweep *sweep, lk_cell_row *row, const int even_odd, int64_t *row_index, int64_t end,
+                             const lk_sweep_target *target, const int cover);
+
+#define LK_SWEEP_ROWS(name, even_odd, cover)                                                                        \
+    static __attribute__((noinline)) int32_t name(lk_sweep *sweep, lk_cell_row *row, int64_t *row_index, int64_t end, \
+                                                  const lk_sweep_target *target) {                                 \
+        return sweep_rows(sweep, row, even_odd, row_index, end, target, cover);                                    \
+    }
+LK_SWEEP_ROWS(sweep_rows_blend_nz, 0, 0)
+LK_SWEEP_ROWS(sweep_rows_blend_eo, 1, 0)
+LK_SWEEP_ROWS(sweep_rows_cover_nz, 0, 1)
+LK_SWEEP_ROWS(sweep_rows_cover_eo, 1, 1)
+
 int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64_t *row_index, int64_t end,
                       const lk_sweep_target *target) {
     if (!sweep || !valid_row(row) || !row_index || !target || row->first_word <= row->last_word) return -1;
@@ -569,6 +582,16 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
         return -1;
     const int cover = target->mask != NULL;
     if (!cover && (!target->pixels || !target->table)) return -1;
+    if (cover) return even_odd ? sweep_rows_cover_eo(sweep, row, row_index, end, target)
+                               : sweep_rows_cover_nz(sweep, row, row_index, end, target);
+    return even_odd ? sweep_rows_blend_eo(sweep, row, row_index, end, target)
+                    : sweep_rows_blend_nz(sweep, row, row_index, end, target);
+}
+
+/* lk_sweep_rows after its checks, for one rule and one target (constants, so that each gets a
+ * function of its own, whose registers no other rule's or target's code shares). */
+LK_INLINE int32_t sweep_rows(lk_sweep *sweep, lk_cell_row *row, const int even_odd, int64_t *row_index, int64_t end,
+                             const lk_sweep_target *target, const int cover) {
     const lk_scan_edge *const edges = sweep->edges;
     lk_scan_chain *const chains = sweep->chains;
     const int32_t *const order = sweep->order;
@@ -639,16 +662,10 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
         }
         if (cover) {
             const lk_row_sink s = {NULL, 0, NULL, target->mask + r * target->mask_stride};
-            if (even_odd)
-                read_row(row, 1, 1, &s);
-            else
-                read_row(row, 0, 1, &s);
+            read_row(row, even_odd, 1, &s);
         } else {
             const lk_row_sink s = {target->pixels + r * target->pixels_per_row, target->color, target->table, NULL};
-            if (even_odd)
-                read_row(row, 1, 0, &s);
-            else
-                read_row(row, 0, 0, &s);
+            read_row(row, even_odd, 0, &s);
         }
     }
 done:
