@@ -99,8 +99,11 @@ struct ItemEmitter {
         let fingerprint = BackingStoreCache.Fingerprint.group(signature: hasher.finalize(), area: group.area, scale: group.scale)
         let level = 1 + (items + maskItems).reduce(-1) { max($0, cache.pendingLevel(of: $1.source.object) ?? -1) }
         let bounds = node.bounds
+        let redraw = object.groupRedraw ?? GroupRedraw()
+        object.groupRedraw = redraw
+        let rounding = group.clipsToBounds ? redraw.clipCoverage(bounds: bounds, group, width: size.width, height: size.height) : nil
         guard let store = tintedStore(node, .group, fingerprint, width: size.width, height: size.height, level: level, draw: { offscreen in
-            Self.drawGroup(bounds: bounds, group, inner: items, mask: object.mask == nil ? nil : maskItems, into: offscreen)
+            Self.drawGroup(bounds: bounds, group, inner: items, mask: object.mask == nil ? nil : maskItems, clip: rounding, into: offscreen)
         }) else {
             object.before = []
             object.after = []
@@ -134,15 +137,29 @@ struct ItemEmitter {
     /// animating inside rounded bounds redraws its group every frame: the full-size coverage was
     /// most of that redraw.)
     static func clipToBounds(_ offscreen: Bitmap, bounds: CGRect, _ group: GroupDescription) {
+        multiply(offscreen, by: clipCoverage(bounds: bounds, group, width: offscreen.width, height: offscreen.height))
+    }
+
+    /// The coverage `clipToBounds` multiplies a `width` x `height` offscreen bitmap by: the
+    /// boxes where it can be below one, each with its coverage (kept by `ClipCoverage` for a
+    /// group redrawn with the same bounds).
+    static func clipCoverage(bounds: CGRect, _ group: GroupDescription, width: Int, height: Int) -> [(box: PixelRect, coverage: Bitmap)] {
         let outline = ContentRasterizer.outline(bounds, radius: group.cornerRadius, corners: group.maskedCorners,
                                                 within: group.area, scale: group.scale)
         let toOffscreen = ContentRasterizer.boundsToStore(area: group.area, scale: group.scale)
-        for box in partlyCovered(bounds: bounds, radius: group.cornerRadius, area: group.area, scale: group.scale,
-                                 width: offscreen.width, height: offscreen.height).rects {
-            guard let coverage = try? Bitmap(width: box.width, height: box.height) else { continue }
+        return partlyCovered(bounds: bounds, radius: group.cornerRadius, area: group.area, scale: group.scale,
+                             width: width, height: height).rects.compactMap { box in
+            guard let coverage = try? Bitmap(width: box.width, height: box.height) else { return nil }
             coverage.fill(outline, with: .white,
                           transform: toOffscreen.concatenating(CGAffineTransform(translationX: CGFloat(-box.x), y: CGFloat(-box.y))))
-            offscreen.composite(coverage, atX: box.x, y: box.y, operator: .destinationIn, clip: Region(box))
+            return (box, coverage)
+        }
+    }
+
+    /// Multiplies each box of `offscreen` by its coverage.
+    static func multiply(_ offscreen: Bitmap, by coverage: [(box: PixelRect, coverage: Bitmap)]) {
+        for (box, bitmap) in coverage {
+            offscreen.composite(bitmap, atX: box.x, y: box.y, operator: .destinationIn, clip: Region(box))
         }
     }
 
@@ -171,9 +188,9 @@ struct ItemEmitter {
 
     /// Paints a group offscreen, then cuts it to its rounded bounds and its mask's alpha.
     private static func drawGroup(bounds: CGRect, _ group: GroupDescription, inner: [PaintItem], mask maskItems: [PaintItem]?,
-                                  into offscreen: Bitmap) {
+                                  clip: ClipCoverage?, into offscreen: Bitmap) {
         Painter.paint(inner, into: offscreen, damage: Region(offscreen.bounds), background: .clear, threads: 1)
-        if group.clipsToBounds { clipToBounds(offscreen, bounds: bounds, group) }
+        if let clip { clip.cut(offscreen, bounds: bounds, group) }
         if let maskItems, let mask = try? Bitmap(width: offscreen.width, height: offscreen.height) {
             Painter.paint(maskItems, into: mask, damage: Region(mask.bounds), background: .clear, threads: 1)
             offscreen.composite(mask, atX: 0, y: 0, operator: .destinationIn)

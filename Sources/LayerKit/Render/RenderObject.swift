@@ -61,6 +61,8 @@ final class RenderObject {
     var after: [PaintItem] = []
     /// For a group: its own content and border inside the offscreen bitmap.
     var innerBefore: [PaintItem] = [], innerAfter: [PaintItem] = []
+    /// For a group: what redrawing its bitmap keeps from one redraw to the next.
+    var groupRedraw: GroupRedraw?
     /// The backing stores the items above draw from, each once (released when the object goes).
     var storeKeys: [PaintItem.Key] = []
     /// The target area the items above were emitted into (nil: none emitted yet).

@@ -533,7 +533,7 @@ private struct Walk {
         old.inputs = inputs
         old.node = node
         old.kind = kind
-        if kind != .group { old.inner = nil; old.innerBefore = []; old.innerAfter = [] }
+        if kind != .group { old.inner = nil; old.innerBefore = []; old.innerAfter = []; old.groupRedraw = nil }
         return old
     }
 
