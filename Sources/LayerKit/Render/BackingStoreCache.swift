@@ -55,6 +55,18 @@ final class BackingStoreCache {
 
     /// Rasterizations queued since the cache was made (for tests and statistics).
     private(set) var rasterizations = 0
+    /// Items painted into group bitmaps by the redraws queued since the cache was made, those
+    /// in bottom pictures counted when painted (for tests: a group redrawn over its picture
+    /// paints only the items above it).
+    private(set) var groupItemsPainted = 0
+
+    /// Counts `count` items a queued group redraw paints.
+    func noteGroupItemsPainted(_ count: Int) { groupItemsPainted += count }
+
+    /// Whether the store for `key` is held with `fingerprint` (asking for it draws nothing).
+    func holds(_ key: PaintItem.Key, fingerprint: Fingerprint) -> Bool {
+        entries[key].map { $0.fingerprint == fingerprint && $0.surface is Bitmap } ?? false
+    }
 
     /// The store for `key`: the cached one when its fingerprint matches, else a `width`x`height`
     /// bitmap whose pixels `draw` makes in the content pass, at `level` (after every store it

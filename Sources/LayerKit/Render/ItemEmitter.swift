@@ -22,13 +22,17 @@ struct ItemEmitter {
     /// The items the object had, emitted into the same target area: an item placed as one of
     /// them was (same key, transform, clip and source size) takes its footprint as it is.
     private let previous: [PaintItem]
+    /// The tree update the items are emitted in (counted from 1; 0 when not known).
+    let update: UInt64
 
     /// An emitter into `targetArea`; `previous` and `previousKeys` are the items and store keys
     /// the object had (which are likely to be emitted again).
-    init(cache: BackingStoreCache, targetArea: PixelRect, previous: [PaintItem] = [], previousKeys: [PaintItem.Key] = []) {
+    init(cache: BackingStoreCache, targetArea: PixelRect, previous: [PaintItem] = [], previousKeys: [PaintItem.Key] = [],
+         update: UInt64 = 0) {
         self.cache = cache
         self.targetArea = targetArea
         self.previous = previous
+        self.update = update
         keys = previousKeys
     }
 
@@ -102,8 +106,19 @@ struct ItemEmitter {
         let redraw = object.groupRedraw ?? GroupRedraw()
         object.groupRedraw = redraw
         let rounding = group.clipsToBounds ? redraw.clipCoverage(bounds: bounds, group, width: size.width, height: size.height) : nil
+        // Decided before the drawing is queued: a group whose items are all drawn already is
+        // drawn at the first level, which helper threads may start at once.
+        let bottom: BottomPicture?
+        if !cache.holds(node.storeKey(.group), fingerprint: node.tint.map { .tinted(fingerprint, $0) } ?? fingerprint) {
+            let start = redraw.bottomPicture(for: items, update: update)
+            bottom = start?.picture
+            cache.noteGroupItemsPainted(start.map { $0.isNew ? items.count : items.count - $0.picture.items.count } ?? items.count)
+        } else {
+            bottom = nil
+        }
         guard let store = tintedStore(node, .group, fingerprint, width: size.width, height: size.height, level: level, draw: { offscreen in
-            Self.drawGroup(bounds: bounds, group, inner: items, mask: object.mask == nil ? nil : maskItems, clip: rounding, into: offscreen)
+            Self.drawGroup(bounds: bounds, group, inner: items, from: bottom, mask: object.mask == nil ? nil : maskItems,
+                           clip: rounding, into: offscreen)
         }) else {
             object.before = []
             object.after = []
@@ -186,10 +201,19 @@ struct ItemEmitter {
         return Region(all).subtracting(Region([rows, columns].filter { !$0.isEmpty }))
     }
 
-    /// Paints a group offscreen, then cuts it to its rounded bounds and its mask's alpha.
-    private static func drawGroup(bounds: CGRect, _ group: GroupDescription, inner: [PaintItem], mask maskItems: [PaintItem]?,
-                                  clip: ClipCoverage?, into offscreen: Bitmap) {
-        Painter.paint(inner, into: offscreen, damage: Region(offscreen.bounds), background: .clear, threads: 1)
+    /// Paints a group offscreen — over a copy of its bottom picture when it has one — then cuts
+    /// it to its rounded bounds and its mask's alpha.
+    private static func drawGroup(bounds: CGRect, _ group: GroupDescription, inner: [PaintItem], from bottom: BottomPicture?,
+                                  mask maskItems: [PaintItem]?, clip: ClipCoverage?, into offscreen: Bitmap) {
+        // One band on this thread, as `Painter.paint` paints with one thread; sampling as it
+        // would choose for all the items, in the picture too.
+        let pairs = Painter.samplesPairs(inner), all = Region(offscreen.bounds), rows = 0..<offscreen.height
+        if let bottom, let picture = bottom.pixels(width: offscreen.width, height: offscreen.height, pairs: pairs) {
+            Painter.paintBand(Array(inner[bottom.items.count...]), into: offscreen, rows: rows, damage: all, base: .bitmap(picture),
+                              pairs: pairs)
+        } else {
+            Painter.paintBand(inner, into: offscreen, rows: rows, damage: all, base: .solid(Color.clear.premultipliedARGB32), pairs: pairs)
+        }
         if let clip { clip.cut(offscreen, bounds: bounds, group) }
         if let maskItems, let mask = try? Bitmap(width: offscreen.width, height: offscreen.height) {
             Painter.paint(maskItems, into: mask, damage: Region(mask.bounds), background: .clear, threads: 1)

@@ -45,6 +45,8 @@ final class RenderTree {
 
     /// The tree time of the last update.
     private(set) var time: TimeInterval = .nan
+    /// Updates that walked the tree, counting the current one.
+    private(set) var updates: UInt64 = 0
 
     /// Whether a frame at `time` would show exactly the last one: nothing in the tree changed
     /// since, and nothing in it animates or the time is the last frame's (animations are a
@@ -66,6 +68,7 @@ final class RenderTree {
         frame.time = time
         guard !isUpToDate(at: time) else { return }
         self.time = time
+        updates += 1
         let previous = seen
         seen = ChangeClock.beginSnapshot()
         let walk = Walk(tree: self, seenBefore: built ? previous : 0, frame: frame, earlierCopies: lastPresentations)
@@ -555,7 +558,7 @@ private struct Walk {
         let area = object.inputs.targetArea.pixelRect
         var emitter = ItemEmitter(cache: cache, targetArea: area,
                                   previous: object.kind != .plain || object.emittedArea != area ? [] : oldAfter.isEmpty ? oldBefore : oldBefore + oldAfter,
-                                  previousKeys: oldKeys)
+                                  previousKeys: oldKeys, update: tree.updates)
         emitter.emit(object)
         let keys = emitter.storeKeys
         // Usually the same stores as before (redrawn or not): nothing to retain or release.

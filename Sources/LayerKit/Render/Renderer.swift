@@ -261,6 +261,10 @@ public final class Renderer {
     /// Layers built or revisited since the renderer was made: an idle frame adds none.
     var visitCount: Int { retiredVisits + (tree?.visits ?? 0) }
 
+    /// Items painted into group bitmaps since the renderer was made (see
+    /// `BackingStoreCache.groupItemsPainted`).
+    var groupItemsPainted: Int { cache.groupItemsPainted }
+
     /// Layers of the current tree brought up to date by a content-only refresh.
     var contentRefreshCount: Int { tree?.contentRefreshes ?? 0 }
 
