@@ -9,6 +9,13 @@ import Foundation
 /// coverage the path filler makes; a glyph's position is rounded to 1/`phases` of a pixel.
 /// Shared by every thread: a line's glyphs are looked up together under one lock, and misses
 /// are rasterized outside it. Bounded by `capacity` bytes, dropping the least recently used.
+///
+/// Lookups hand out where coverage is (`Coverage`), not the entries holding it: retaining and
+/// releasing each glyph's entry cost a board of changing figures about a tenth of its lookups,
+/// and bounced the entries' reference counts between the threads of a content pass. Instead
+/// lookups happen inside a reading (`reading(_:)`), and an entry the cache lets go of (evicted,
+/// or never kept) is retired, not freed, until every reading that began before it went has
+/// ended.
 final class GlyphCache: Sendable {
     /// Sub-pixel positions per pixel, in x and in y.
     static let phases = 8
@@ -55,8 +62,8 @@ final class GlyphCache: Sendable {
     /// `@unchecked Sendable` is safe for the reason `Entry` is: `blit.coverage` points at an
     /// entry's rows, written once before the entry is shared and never again, and the other
     /// fields are integers. Reading through it is only valid while its entry lives, which
-    /// whoever holds it ensures by holding the entry (as `entries(font:for:into:coverage:)`'s
-    /// results do).
+    /// whoever holds it ensures by holding the entry, or by reading it only within the
+    /// reading it was looked up in (`Reading.look(font:for:into:)`).
     struct Coverage: @unchecked Sendable {
         var blit: lk_glyph_blit
 
@@ -112,12 +119,18 @@ final class GlyphCache: Sendable {
 
         /// Where `number` is, or the free slot where it would go.
         func find(_ number: UInt32) -> (index: Int, found: Bool) {
+            let index = numbers.withUnsafeBufferPointer { Self.find(number, in: $0) }
+            return (index, numbers[index] == number)
+        }
+
+        /// Where `number` is in `numbers` (a strike's), or the free slot where it would go.
+        @inline(__always)
+        static func find(_ number: UInt32, in numbers: UnsafeBufferPointer<UInt32>) -> Int {
             let mask = numbers.count - 1
             var i = Int(truncatingIfNeeded: (UInt64(number) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
             while true {
                 let n = numbers[i]
-                if n == number { return (i, true) }
-                if n == Self.free { return (i, false) }
+                if n == number || n == free { return i }
                 i = (i + 1) & mask
             }
         }
@@ -137,36 +150,43 @@ final class GlyphCache: Sendable {
             self = bigger
         }
 
-        /// Each request's entry appended to `results` and its coverage to `coverage`, the
-        /// glyphs found marked used at `clock`; the positions of those not held go to `missing`.
-        mutating func lookUp(_ requests: ArraySlice<Request>, clock: UInt64, into results: inout [Entry?],
-                             coverage: inout [Coverage], missing: inout [Int]) {
-            for i in requests.indices {
-                let request = requests[i]
-                guard let number = GlyphCache.number(glyph: request.glyph, phaseX: request.phaseX, phaseY: request.phaseY) else {
-                    results.append(nil)
-                    coverage.append(.none)
-                    missing.append(i)
-                    continue
-                }
-                let (index, found) = find(number)
-                if found {
-                    slots[index].lastUse = clock
-                    results.append(slots[index].entry)
-                    coverage.append(slots[index].coverage.offset(x: request.x, y: request.y))
-                } else {
-                    results.append(nil)
-                    coverage.append(.none)
-                    missing.append(i)
+        /// Each request's coverage into `coverage` (the same positions as `requests`), placed
+        /// at its whole-pixel origin, the glyphs found marked used at `clock`; the positions of
+        /// those not held go to `missing` (their coverage left as it is).
+        mutating func lookUp(_ requests: UnsafeBufferPointer<Request>, _ range: Range<Int>, clock: UInt64,
+                             into coverage: UnsafeMutableBufferPointer<Coverage>, missing: inout [Int]) {
+            // The tables read through buffers: one uniqueness check a run, not one a glyph.
+            numbers.withUnsafeBufferPointer { numbers in
+                slots.withUnsafeMutableBufferPointer { slots in
+                    for i in range {
+                        let request = requests[i]
+                        guard let number = GlyphCache.number(glyph: request.glyph, phaseX: request.phaseX, phaseY: request.phaseY)
+                        else {
+                            missing.append(i)
+                            continue
+                        }
+                        let index = Self.find(number, in: numbers)
+                        guard numbers[index] == number else {
+                            missing.append(i)
+                            continue
+                        }
+                        slots[index].lastUse = clock
+                        coverage[i] = slots[index].coverage.offset(x: request.x, y: request.y)
+                    }
                 }
             }
         }
 
-        /// Adds a glyph unless held already (another thread made it meanwhile); whether it was added.
-        mutating func add(_ number: UInt32, _ slot: Slot) -> Bool {
-            guard !find(number).found else { return false }
+        /// Marks the glyph in slot `index` used at `clock`.
+        mutating func touch(_ index: Int, at clock: UInt64) { slots[index].lastUse = clock }
+
+        /// Adds a glyph unless held already (another thread made it meanwhile); the slot held
+        /// and whether it is `slot`.
+        mutating func add(_ number: UInt32, _ slot: Slot) -> (held: Slot, added: Bool) {
+            let (index, found) = find(number)
+            if found { return (slots[index], false) }
             insert(number, slot)
-            return true
+            return (slot, true)
         }
 
         /// The glyphs held, with their numbers.
@@ -192,6 +212,21 @@ final class GlyphCache: Sendable {
         var bytes = 0
         var clock: UInt64 = 0
         var count = 0
+        /// Advances each time entries are retired: a reading that began at a later generation
+        /// cannot have found them.
+        var generation: UInt64 = 0
+        /// The readings under way, counted by the generation each began at (oldest first).
+        var readings: [(generation: UInt64, count: Int)] = []
+        /// Entries let go of while readings were under way, by the generation they went at:
+        /// freed once no reading of that generation or older is left.
+        var retired: [(generation: UInt64, entries: [Entry])] = []
+
+        /// Keeps `entries` until the readings under way now have ended.
+        mutating func retire(_ entries: [Entry]) {
+            guard !entries.isEmpty, !readings.isEmpty else { return }
+            retired.append((generation, entries))
+            generation &+= 1
+        }
     }
 
     private let state = Locked(State())
@@ -208,64 +243,133 @@ final class GlyphCache: Sendable {
 
     /// The glyph's coverage, rasterized on first use. Nil for glyphs without ink.
     func coverage(font: Font, glyph: UInt32, scale: CGFloat, phaseX: Int, phaseY: Int) -> Entry? {
-        var result: [Entry?] = [], coverage: [Coverage] = []
-        entries(font: font, for: [Request(glyph: glyph, scale: scale, phaseX: phaseX, phaseY: phaseY)], into: &result,
-                coverage: &coverage)
-        return result[0]
+        let request = Request(glyph: glyph, scale: scale, phaseX: phaseX, phaseY: phaseY)
+        let key = StrikeKey(font: font.serial, scale: Double(scale).bitPattern)
+        guard let number = Self.number(glyph: glyph, phaseX: phaseX, phaseY: phaseY) else { return Self.rasterize(font: font, request) }
+        let held = state.withLock { s -> Slot? in
+            guard let index = s.strikes.index(forKey: key) else { return nil }
+            let (slot, found) = s.strikes.values[index].find(number)
+            guard found else { return nil }
+            s.clock += 1
+            s.strikes.values[index].touch(slot, at: s.clock)
+            return s.strikes.values[index].slots[slot]
+        }
+        if let held { return held.entry }
+        let entry = Self.rasterize(font: font, request)
+        var dropped: [Entry] = []
+        let kept = state.withLock { s -> Entry? in
+            s.clock += 1
+            let (slot, added) = s.strikes[key, default: Strike()].add(number, Slot(entry, lastUse: s.clock))
+            if added { s.bytes += Self.bytes(of: entry); s.count += 1 }
+            if s.bytes > capacity { dropped = Self.evict(&s, to: capacity / 2) }
+            return slot.entry
+        }
+        _ = dropped
+        return kept
     }
 
-    /// The entry of each glyph of `requests` (all of `font`), in order, into `results`, and
-    /// its coverage into `coverage` (valid while `results` holds the entries): hits under one
-    /// lock, misses rasterized outside it (another thread may rasterize the same glyph
-    /// meanwhile; both make the same pixels).
-    func entries(font: Font, for requests: [Request], into results: inout [Entry?], coverage: inout [Coverage]) {
-        results.removeAll(keepingCapacity: true)
-        results.reserveCapacity(requests.count)
-        coverage.removeAll(keepingCapacity: true)
-        coverage.reserveCapacity(requests.count)
-        var missing: [Int] = []
-        state.withLock { s in
-            var i = 0
-            while i < requests.count {
-                // Requests of one scale (a run's, usually all) are looked up in one strike.
-                let scale = requests[i].scale
-                var end = i + 1
-                while end < requests.count, requests[end].scale == scale { end += 1 }
-                if let strike = s.strikes.index(forKey: StrikeKey(font: font.serial, scale: Double(scale).bitPattern)) {
-                    s.clock += 1
-                    let clock = s.clock
-                    s.strikes.values[strike].lookUp(requests[i..<end], clock: clock, into: &results, coverage: &coverage,
-                                                     missing: &missing)
-                } else {
-                    missing.append(contentsOf: i..<end)
-                    results.append(contentsOf: repeatElement(nil, count: end - i))
-                    coverage.append(contentsOf: repeatElement(.none, count: end - i))
+    /// A time during which coverage looked up through the cache stays valid: entries the cache
+    /// lets go of meanwhile are kept until it ends. Only for use within `reading(_:)`'s body,
+    /// which it must not outlive (not `~Copyable`: Swift 6.3's optimizer crashed inlining a
+    /// closure that borrows one).
+    struct Reading {
+        fileprivate let cache: GlyphCache
+
+        /// The coverage of each glyph of `requests` (all of `font`), in order, into `coverage`
+        /// (emptied first), valid until the reading ends: hits under one lock, misses
+        /// rasterized outside it (another thread may rasterize the same glyph meanwhile; both
+        /// make the same pixels).
+        func look(font: Font, for requests: [Request], into coverage: inout [Coverage]) {
+            cache.look(font: font, for: requests, into: &coverage)
+        }
+    }
+
+    /// Runs `body` in a reading of the cache: the coverage it looks up stays valid until it
+    /// returns.
+    func reading<R>(_ body: (Reading) throws -> R) rethrows -> R {
+        let generation = state.withLock { s -> UInt64 in
+            if let last = s.readings.indices.last, s.readings[last].generation == s.generation {
+                s.readings[last].count += 1
+            } else {
+                s.readings.append((s.generation, 1))
+            }
+            return s.generation
+        }
+        defer {
+            // Freed once the lock is let go: an entry's deinit frees its rows.
+            let freed = state.withLock { s -> [(generation: UInt64, entries: [Entry])] in
+                if let i = s.readings.firstIndex(where: { $0.generation == generation }) {
+                    s.readings[i].count -= 1
+                    if s.readings[i].count == 0 { s.readings.remove(at: i) }
                 }
-                i = end
+                guard !s.retired.isEmpty else { return [] }
+                // Entries retired at generation g may be read by readings begun at g or before.
+                let oldest = s.readings.first?.generation ?? .max
+                let kept = s.retired.firstIndex { $0.generation >= oldest } ?? s.retired.endIndex
+                let freed = Array(s.retired[..<kept])
+                s.retired.removeFirst(kept)
+                return freed
+            }
+            _ = freed
+        }
+        return try body(Reading(cache: self))
+    }
+
+    /// `Reading.look(font:for:into:)`.
+    private func look(font: Font, for requests: [Request], into coverage: inout [Coverage]) {
+        coverage.removeAll(keepingCapacity: true)
+        coverage.append(contentsOf: repeatElement(.none, count: requests.count))
+        var missing: [Int] = []
+        requests.withUnsafeBufferPointer { requests in
+            coverage.withUnsafeMutableBufferPointer { coverage in
+                state.withLock { s in
+                    var i = 0
+                    while i < requests.count {
+                        // Requests of one scale (a run's, usually all) are looked up in one strike.
+                        let scale = requests[i].scale
+                        var end = i + 1
+                        while end < requests.count, requests[end].scale == scale { end += 1 }
+                        if let strike = s.strikes.index(forKey: StrikeKey(font: font.serial, scale: Double(scale).bitPattern)) {
+                            s.clock += 1
+                            let clock = s.clock
+                            s.strikes.values[strike].lookUp(requests, i..<end, clock: clock, into: coverage, missing: &missing)
+                        } else {
+                            missing.append(contentsOf: i..<end)
+                        }
+                        i = end
+                    }
+                }
             }
         }
         guard !missing.isEmpty else { return }
-        var made: [(Request, Entry?)] = []
-        for i in missing {
-            let request = requests[i]
-            let entry = Self.rasterize(font: font, request)
-            results[i] = entry
-            coverage[i] = Coverage(entry).offset(x: request.x, y: request.y)
-            made.append((request, entry))
-        }
+        var made: [(index: Int, entry: Entry?)] = []
+        for i in missing { made.append((i, Self.rasterize(font: font, requests[i]))) }
+        var dropped: [Entry] = []
         state.withLock { s in
-            for (request, entry) in made {
-                guard let number = Self.number(glyph: request.glyph, phaseX: request.phaseX, phaseY: request.phaseY) else { continue }
+            var unkept: [Entry] = []
+            for (i, entry) in made {
+                let request = requests[i]
+                guard let number = Self.number(glyph: request.glyph, phaseX: request.phaseX, phaseY: request.phaseY) else {
+                    // Not kept (beyond what fonts hold): kept for the readings under way instead.
+                    if let entry { unkept.append(entry) }
+                    coverage[i] = Coverage(entry).offset(x: request.x, y: request.y)
+                    continue
+                }
                 s.clock += 1
                 let key = StrikeKey(font: font.serial, scale: Double(request.scale).bitPattern)
-                let added = s.strikes[key, default: Strike()].add(number, Slot(entry, lastUse: s.clock))
+                // Another thread's entry for the glyph, when it made one meanwhile: this one goes.
+                let (held, added) = s.strikes[key, default: Strike()].add(number, Slot(entry, lastUse: s.clock))
                 if added {
                     s.bytes += Self.bytes(of: entry)
                     s.count += 1
                 }
+                coverage[i] = held.coverage.offset(x: request.x, y: request.y)
             }
-            if s.bytes > capacity { Self.evict(&s, to: capacity / 2) }
+            s.retire(unkept)
+            if s.bytes > capacity { dropped = Self.evict(&s, to: capacity / 2) }
         }
+        // Entries dropped while no reading was under way are freed here, outside the lock.
+        _ = dropped
     }
 
     /// What a held glyph counts against the capacity.
@@ -286,8 +390,9 @@ final class GlyphCache: Sendable {
     }
 
     /// Drops the least recently used glyphs until `target` bytes remain (strikes left
-    /// without glyphs go too).
-    private static func evict(_ s: inout State, to target: Int) {
+    /// without glyphs go too). Entries readings under way may read are retired; the others are
+    /// returned, for the caller to free outside the lock.
+    private static func evict(_ s: inout State, to target: Int) -> [Entry] {
         var held: [(lastUse: UInt64, key: StrikeKey, number: UInt32)] = []
         held.reserveCapacity(s.count)
         for (key, strike) in s.strikes {
@@ -304,14 +409,27 @@ final class GlyphCache: Sendable {
         }
         // Open addressing cannot simply empty a slot (later probes would stop there): each
         // strike that lost glyphs is built again from those it keeps.
+        var gone: [Entry] = []
         for (key, numbers) in dropped {
             guard let old = s.strikes[key] else { continue }
             var kept = Strike()
-            for (number, slot) in old.held where !numbers.contains(number) { kept.insert(number, slot) }
+            for (number, slot) in old.held {
+                if !numbers.contains(number) {
+                    kept.insert(number, slot)
+                } else if let entry = slot.entry {
+                    gone.append(entry)
+                }
+            }
             s.strikes[key] = kept.count == 0 ? nil : kept
         }
+        if s.readings.isEmpty { return gone }
+        s.retire(gone)
+        return []
     }
 
     /// Glyphs held (for tests).
     var count: Int { state.withLock { $0.count } }
+
+    /// Entries let go of but kept for readings under way (for tests).
+    var retiredCount: Int { state.withLock { $0.retired.reduce(0) { $0 + $1.entries.count } } }
 }

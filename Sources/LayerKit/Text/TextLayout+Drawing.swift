@@ -11,7 +11,9 @@ extension TextLayout {
     /// once for different bitmaps.
     func draw(into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform, cache: GlyphCache = .shared) {
         if Self.glyphCacheServes(transform) {
-            forEachRun(splittingColors: true) { run in drawRun(run, into: bitmap, at: origin, transform: transform, cache: cache) }
+            cache.reading { reading in
+                forEachRun(splittingColors: true) { run in drawRun(run, into: bitmap, at: origin, transform: transform, reading: reading) }
+            }
             return
         }
         // Glyphs of one color go in one fill, so overlapping glyphs (marks) are not drawn twice.
@@ -48,10 +50,10 @@ extension TextLayout {
     /// coverages combine as source-over would (a + b − ab), which for opaque text equals
     /// compositing them one after the other, to within rounding.
     private func drawRun(_ range: Range<Int>, into bitmap: Bitmap, at origin: CGPoint, transform: CGAffineTransform,
-                         cache: GlyphCache) {
+                         reading: GlyphCache.Reading) {
         let color = glyphs[range.lowerBound].color
         var run = PlacedRun()
-        place(range, at: origin, transform: transform, cache: cache, into: &run)
+        place(range, at: origin, transform: transform, reading: reading, into: &run)
         let area = run.inked(within: bitmap.bounds)
         if !area.isEmpty {
             ScanConverter.withConverter { converter in
@@ -70,9 +72,8 @@ extension TextLayout {
     struct PlacedRun {
         /// Each cached glyph's request to the cache (with its whole-pixel origin).
         var requests: [GlyphCache.Request] = []
-        /// Each request's entry (nil for glyphs without ink), which keeps its coverage alive.
-        var entries: [GlyphCache.Entry?] = []
-        /// Each request's coverage, placed in device pixels.
+        /// Each request's coverage, placed in device pixels (valid during the reading it was
+        /// looked up in).
         var coverage: [GlyphCache.Coverage] = []
         /// Indices of glyphs whose outlines are filled instead.
         var large: [Int] = []
@@ -80,7 +81,6 @@ extension TextLayout {
         /// Emptied, keeping the arrays' storage.
         mutating func removeAll() {
             requests.removeAll(keepingCapacity: true)
-            entries.removeAll(keepingCapacity: true)
             coverage.removeAll(keepingCapacity: true)
             large.removeAll(keepingCapacity: true)
         }
@@ -97,10 +97,10 @@ extension TextLayout {
     }
 
     /// `range`'s glyphs (all of one font) placed on whole device pixels and their coverage
-    /// found in the cache, into `run` (emptied first). Glyphs placed beyond any bitmap are left
-    /// out.
-    private func place(_ range: Range<Int>, at origin: CGPoint, transform: CGAffineTransform, cache: GlyphCache,
-                       into run: inout PlacedRun) {
+    /// found in the cache in `reading`, into `run` (emptied first). Glyphs placed beyond any
+    /// bitmap are left out.
+    private func place(_ range: Range<Int>, at origin: CGPoint, transform: CGAffineTransform,
+                       reading: GlyphCache.Reading, into run: inout PlacedRun) {
         run.removeAll()
         let font = glyphs[range.lowerBound].font
         let phases = CGFloat(GlyphCache.phases)
@@ -128,7 +128,7 @@ extension TextLayout {
                                                        x: Int32(sx >> 3), y: Int32(sy >> 3)))
             }
         }
-        cache.entries(font: font, for: run.requests, into: &run.entries, coverage: &run.coverage)
+        reading.look(font: font, for: run.requests, into: &run.coverage)
     }
 
     /// `v` rounded to the nearest whole number, halves away from zero (`rounded()`), for
@@ -173,10 +173,12 @@ extension TextLayout {
         var run = PlacedRun()
         mask.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
-            forEachRun(splittingColors: false) { range in
-                place(range, at: origin, transform: transform, cache: cache, into: &run)
-                inked = inked.union(Self.add(run, into: base, stride: mask.bytesPerRow, area: area))
-                outlined += run.large
+            cache.reading { reading in
+                forEachRun(splittingColors: false) { range in
+                    place(range, at: origin, transform: transform, reading: reading, into: &run)
+                    inked = inked.union(Self.add(run, into: base, stride: mask.bytesPerRow, area: area))
+                    outlined += run.large
+                }
             }
         }
         mask.inkBounds = inkBefore?.union(inked)
@@ -193,13 +195,11 @@ extension TextLayout {
     private static func add(_ run: PlacedRun, into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) -> PixelRect {
         guard !run.coverage.isEmpty, !area.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         var inked = lk_box()
-        // The entries own the bytes the blits point at: kept alive until the kernel returns.
-        let status = withExtendedLifetime(run.entries) {
-            run.coverage.withUnsafeBufferPointer { coverage in
-                coverage.withMemoryRebound(to: lk_glyph_blit.self) { blits in
-                    lk_a8_add_glyphs(mask, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), Int32(stride),
-                                     blits.baseAddress, Int32(blits.count), &inked)
-                }
+        // The blits point at the cache's entries, kept for the reading the run was placed in.
+        let status = run.coverage.withUnsafeBufferPointer { coverage in
+            coverage.withMemoryRebound(to: lk_glyph_blit.self) { blits in
+                lk_a8_add_glyphs(mask, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), Int32(stride),
+                                 blits.baseAddress, Int32(blits.count), &inked)
             }
         }
         assert(status == LK_OK, "glyph blits out of range")

@@ -92,4 +92,32 @@ import Testing
         #expect(dropped !== made[0])
         #expect(dropped.coverage == made[0].coverage)
     }
+
+    /// Coverage looked up in a reading stays readable until the reading ends, even when the
+    /// cache evicts its glyph meanwhile: the entry is retired, and freed once the reading ends.
+    @Test func coverageLookedUpInAReadingOutlivesItsEviction() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let glyphs = Array(Set(font.shape("abcdefghijklmnopqrstuvwxyz").map(\.id))).sorted()
+        let cache = GlyphCache(capacity: 15_000)
+        let first = GlyphCache.Request(glyph: glyphs[0], scale: 0.03, phaseX: 3, phaseY: 5, x: 10, y: 20)
+        let expected = try #require(GlyphCache(capacity: 1 << 20).coverage(font: font, glyph: glyphs[0], scale: 0.03, phaseX: 3, phaseY: 5))
+        cache.reading { reading in
+            var coverage: [GlyphCache.Coverage] = []
+            reading.look(font: font, for: [first], into: &coverage)
+            let blit = coverage[0].blit
+            #expect(blit.x == 10 + Int32(expected.area.x) && blit.y == 20 + Int32(expected.area.y))
+            // Every other glyph, one run at a time: the first is the least recently used, and goes.
+            var others: [GlyphCache.Coverage] = []
+            for glyph in glyphs.dropFirst() {
+                reading.look(font: font, for: [GlyphCache.Request(glyph: glyph, scale: 0.03, phaseX: 3, phaseY: 5)], into: &others)
+            }
+            #expect(cache.retiredCount > 0, "the capacity should have forced an eviction")
+            let bytes = Array(UnsafeBufferPointer(start: blit.coverage, count: Int(blit.stride) * Int(blit.height)))
+            #expect(bytes == expected.coverage)
+        }
+        #expect(cache.retiredCount == 0)
+        // Without a reading under way, evicted entries are freed at once.
+        for glyph in glyphs { _ = cache.coverage(font: font, glyph: glyph, scale: 0.04, phaseX: 0, phaseY: 0) }
+        #expect(cache.retiredCount == 0)
+    }
 }
