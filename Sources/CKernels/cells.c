@@ -220,17 +220,30 @@ static void clear_row(lk_cell_row *row) {
  * Without `tracks` (lk_sweep_rows, whose rows are the path's bounds, so that its chains mark
  * most of their words anyway) the row's range of words becomes all of them, and no mark
  * compares its words with the range. */
-LK_INLINE int32_t add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
-                             int32_t even_odd, double ya, double yb, double row_top, const int tracks) {
+LK_INLINE int32_t add_bounds_from(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains,
+                                  lk_scan_chain *scan_chains, const int32_t *active, int32_t count, int32_t even_odd,
+                                  double ya, double yb, double row_top, const int tracks) {
     cell_writer writer = open_writer(row, tracks);
     double winding = 0, previous_high = 0;
     int inside = 0, invalid = 0;
     for (int32_t i = 0; i < count; i++) {
+        /* The chain's piece: given, or (scan_chains) its cursor moved to the band's top. */
+        int64_t from, to;
+        double chain_sign;
+        if (scan_chains) {
+            lk_scan_chain *c = &scan_chains[active[i]];
+            int64_t k = c->cursor;
+            while (edges[k].yBottom <= ya) k++;
+            c->cursor = k;
+            from = k, to = c->end, chain_sign = c->direction;
+        } else {
+            from = chains[i].first, to = chains[i].end, chain_sign = chains[i].sign;
+        }
         const int was_inside = inside;
         if (even_odd) {
             inside = !inside;
         } else {
-            winding += chains[i].sign;
+            winding += chain_sign;
             inside = winding != 0;
         }
         const double sign = inside != was_inside ? (inside ? 1 : -1) : 0;
@@ -238,7 +251,7 @@ LK_INLINE int32_t add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const 
          * top and at each edge's bottom. */
         double low = 0, high = 0;
         int first = 1;
-        for (int64_t k = chains[i].first; k < chains[i].end; k++) {
+        for (int64_t k = from; k < to; k++) {
             const lk_scan_edge *e = &edges[k];
             if (e->yTop >= yb) break;
             if (!(e->yBottom > ya)) continue;
@@ -268,6 +281,11 @@ LK_INLINE int32_t add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const 
     }
     close_writer(row, &writer);
     return invalid ? -1 : 1;
+}
+
+LK_INLINE int32_t add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
+                             int32_t even_odd, double ya, double yb, double row_top, const int tracks) {
+    return add_bounds_from(row, edges, chains, NULL, NULL, count, even_odd, ya, yb, row_top, tracks);
 }
 
 int32_t lk_cell_row_add_bounds(lk_cell_row *row, const lk_scan_edge *edges, const lk_chain_piece *chains, int32_t count,
@@ -608,17 +626,13 @@ LK_INLINE int32_t sweep_rows(lk_sweep *sweep, lk_cell_row *row, const int even_o
     for (; r < end; r++) {
         const double top = (double)r, bottom = top + 1;
         if (bottom <= least_bottom && !(next < chain_count && chains[order[next]].yTop < bottom)) {
-            for (int64_t i = 0; i < active_count; i++) {
-                lk_scan_chain *c = &chains[active[i]];
-                int64_t k = c->cursor;
-                while (edges[k].yBottom <= top) k++;
-                c->cursor = k;
-                pieces[i].first = k;
-                pieces[i].end = c->end;
-                pieces[i].sign = c->direction;
-            }
             if (active_count == 0) continue;
-            goto add;
+            /* The cursors are moved as the chains are added. */
+            if (add_bounds_from(row, edges, NULL, chains, active, (int32_t)active_count, even_odd, top, bottom, top, 0) == 0) {
+                result = 2;
+                goto done;
+            }
+            goto read;
         }
         while (next < chain_count && chains[order[next]].yTop < bottom) {
             const lk_scan_chain *c = &chains[order[next]];
@@ -654,12 +668,12 @@ LK_INLINE int32_t sweep_rows(lk_sweep *sweep, lk_cell_row *row, const int even_o
             result = 1;
             goto done;
         }
-    add:
         /* (An edge whose x is not a number, which the scan's edges never have, adds nothing.) */
         if (add_bounds(row, edges, pieces, (int32_t)active_count, even_odd, top, bottom, top, 0) == 0) {
             result = 2;
             goto done;
         }
+    read:
         if (cover) {
             const lk_row_sink s = {NULL, 0, NULL, target->mask + r * target->mask_stride};
             read_row(row, even_odd, 1, &s);
