@@ -609,7 +609,10 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
 /* lk_sweep_rows after its checks, for one rule and one target (constants, so that each gets a
  * function of its own, whose registers no other rule's or target's code shares). */
 LK_INLINE int32_t sweep_rows(lk_sweep *sweep, lk_cell_row *row, const int even_odd, int64_t *row_index, int64_t end,
-                             const lk_sweep_target *target, const int cover) {
+                             const lk_sweep_target *target_pointer, const int cover) {
+    /* The target's fields in a local that no store into the pixels can reach (they might alias
+     * *target_pointer), so that rows do not read them again. */
+    const lk_sweep_target target_copy = *target_pointer, *const target = &target_copy;
     const lk_scan_edge *const edges = sweep->edges;
     lk_scan_chain *const chains = sweep->chains;
     const int32_t *const order = sweep->order;
