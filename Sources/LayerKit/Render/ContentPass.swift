@@ -4,18 +4,28 @@ import Foundation
 /// of lower levels (a shadow the content it is cast by, a group what it contains).
 ///
 /// With threads to spare, the first level (content and borders, which read no store) starts on
-/// helper threads as soon as each store is queued, while the calling thread goes on updating the
-/// frame's objects: a frame whose text or paths change every frame overlaps its serial update
-/// with their rasterization. At `finish()` the calling thread helps with what is left, then the
-/// later levels are drawn, each in parallel.
+/// helper threads as its stores are queued — once they add up to enough pixels to be worth
+/// waking a thread for — while the calling thread goes on updating the frame's objects: a frame
+/// whose text or paths change every frame overlaps its serial update with their rasterization.
+/// At `finish()` the calling thread helps with what is left, then the later levels are drawn,
+/// each in parallel.
 final class ContentPass {
     /// Below this many queued pixels a later level is drawn on the calling thread: waking threads
     /// costs more than it saves.
     static let parallelPixelThreshold = 64 * 64
 
+    /// First-level stores are handed to helper threads as they are queued only once this many of
+    /// their pixels are queued; a frame queuing fewer draws them in `finish()`, as a later
+    /// level. Waking a helper every frame for one small store (a flip clock's turning page,
+    /// redrawn each frame) cost more of a core than the overlap saved.
+    static let earlyPixelThreshold = 256 * 256
+
     private let threads: Int
     private var later: [BackingStoreCache.Job] = []
     private var early: EarlyJobs?
+    /// First-level jobs queued before they added up to `earlyPixelThreshold`, and their pixels.
+    private var waiting: [BackingStoreCache.Job] = []
+    private var waitingPixels = 0
 
     init(threads: Int) { self.threads = max(1, threads) }
 
@@ -25,8 +35,17 @@ final class ContentPass {
             later.append(job)
             return
         }
-        if early == nil { early = EarlyJobs(helpers: threads - 1) }
-        early?.push(job)
+        if let early {
+            early.push(job)
+            return
+        }
+        waiting.append(job)
+        waitingPixels += job.surface.width * job.surface.height
+        guard waitingPixels >= Self.earlyPixelThreshold else { return }
+        let helpers = EarlyJobs(helpers: threads - 1)
+        for job in waiting { helpers.push(job) }
+        waiting = []
+        early = helpers
     }
 
     /// Draws everything submitted; returns once every store is complete.
@@ -35,7 +54,8 @@ final class ContentPass {
             early.finish()
             self.early = nil
         }
-        Self.run(later, threads: threads)
+        Self.run(waiting + later, threads: threads)
+        waiting = []
         later = []
     }
 

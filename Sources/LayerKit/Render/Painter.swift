@@ -16,8 +16,9 @@ enum Painter {
     static let bandsPerThread = 4
 
     /// Damage of fewer pixels than this is painted on the calling thread: waking threads for a
-    /// clock tick's few thousand pixels costs more than painting them.
-    static let parallelDamageThreshold = 128 * 128
+    /// clock tick's few thousand pixels, or a flip clock's turning page, costs more of a core
+    /// than painting them.
+    static let parallelDamageThreshold = 256 * 256
 
     /// What damaged pixels start from before the items are composited over them.
     enum Base {

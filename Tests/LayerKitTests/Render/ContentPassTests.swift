@@ -8,7 +8,8 @@ import Testing
 @Suite struct ContentPassTests {
     @Test(arguments: [1, 2, 4])
     func everyJobIsDrawnOnceBeforeFinishReturns(threads: Int) throws {
-        let surface = try Bitmap(width: 1, height: 1)
+        // As big as a store must be to be started on a helper as it is queued.
+        let surface = try Bitmap(width: 256, height: 256)
         for trial in 0..<12 {
             let count = [0, 1, 7, 150][trial % 4]
             let drawn = Locked([Int](repeating: 0, count: count))
@@ -29,7 +30,7 @@ import Testing
     /// A helper that ran out of jobs is woken by the next one: that job is drawn while the frame
     /// is still being updated, not left for `finish()`.
     @Test func anIdleHelperIsWokenByTheNextJob() throws {
-        let surface = try Bitmap(width: 1, height: 1)
+        let surface = try Bitmap(width: 256, height: 256)
         let pass = ContentPass(threads: 2)
         let drawn = Locked(0)
         pass.submit(BackingStoreCache.Job(level: 0, surface: surface, draw: { drawn.withLock { $0 += 1 } }))
@@ -40,5 +41,18 @@ import Testing
         #expect(drawn.withLock { $0 } == 2, "the second job waited for finish()")
         pass.finish()
         #expect(drawn.withLock { $0 } == 2)
+    }
+
+    /// A small first-level store is not handed to a helper: it is drawn in `finish()`, on the
+    /// calling thread.
+    @Test func aSmallStoreWaitsForFinish() throws {
+        let surface = try Bitmap(width: 64, height: 64)
+        let pass = ContentPass(threads: 2)
+        let drawn = Locked(0)
+        pass.submit(BackingStoreCache.Job(level: 0, surface: surface, draw: { drawn.withLock { $0 += 1 } }))
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(drawn.withLock { $0 } == 0)
+        pass.finish()
+        #expect(drawn.withLock { $0 } == 1)
     }
 }
