@@ -129,6 +129,8 @@ final class FrameChanges {
     var nextAnimationChange: TimeInterval?
     /// Whether an animation ended and was removed: then even a frame at the same time differs.
     var endedAnimations = false
+    /// The layers whose animations ended and were removed in this frame.
+    var endedAnimationsOf: Set<ObjectIdentifier> = []
 
     /// Coverage items that changed: their pixels are only where their masks' ink lands, which
     /// for a mask drawn this frame is known once the content pass has drawn it
@@ -250,7 +252,10 @@ private struct Walk {
         let presented = layer.presentationCopy(atLocalTime: localTime, notify: true, reusing: reusable,
                                                callbacks: &frame.callbacks) ?? layer
         if presented !== layer { frame.presentations[key] = (localTime, presented) }
-        if layer.animationEntries.count < running { frame.endedAnimations = true }
+        if layer.animationEntries.count < running {
+            frame.endedAnimations = true
+            frame.endedAnimationsOf.insert(key)
+        }
         return presented
     }
 
@@ -489,7 +494,7 @@ private struct Walk {
                                  copies: sublayer.copies)
                 object.mask = visit(oldMask?.model === maskLayer ? oldMask : nil, s,
                                     inputs: childInputs(s, object.childPlacement), position: nil)
-                if object.mask == nil, Self.animates(s) { object.culledAnimated.append(maskLayer) }
+                if object.mask == nil, mayChangeByItself(s) { object.culledAnimated.append(maskLayer) }
             } else {
                 object.mask = nil
             }
@@ -646,7 +651,7 @@ private struct Walk {
             }
             if let child {
                 children.append(child)
-            } else if Self.animates(sublayer) {
+            } else if mayChangeByItself(sublayer) {
                 culled.append(sublayer.model)
             }
         }
@@ -682,10 +687,16 @@ private struct Walk {
                                                uniquingKeysWith: { a, _ in a }) : nil
     }
 
-    /// Whether a sublayer is presented through animations (so that what it shows may change by
-    /// itself).
-    static func animates(_ sublayer: Sublayer) -> Bool {
-        sublayer.presented !== sublayer.model || !sublayer.model.animationEntries.isEmpty
+    /// Whether what a culled sublayer shows may change with time alone: it has an animation
+    /// running or yet to begin, or one ended and was removed in this frame (the frame showed its
+    /// last value; the next shows the model's). One whose animations have all ended and are
+    /// held at their last values (as a flip clock's hidden pages hold their last flip) shows the
+    /// same until its model or its superlayer changes, which revisits it anyway: its superlayer
+    /// need not be rebuilt every frame to look again.
+    func mayChangeByItself(_ sublayer: Sublayer) -> Bool {
+        let model = sublayer.model
+        return model.animationEntries.contains { $0.animation.timing.nextChange(afterParentTime: sublayer.time) != nil } ||
+            frame.endedAnimationsOf.contains(ObjectIdentifier(model))
     }
 
     /// The values of the longest strictly increasing subsequence of `values`.

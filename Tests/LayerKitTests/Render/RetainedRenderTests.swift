@@ -237,3 +237,64 @@ import Testing
         #expect(renderer.rasterCacheByteCount == 0)
     }
 }
+
+/// A culled sublayer makes its superlayer look again every frame only while its animations
+/// may change what it shows.
+@Suite struct CulledAnimationTests {
+    /// A hidden page holding its last flip (ended, not removed) and a spinner elsewhere that
+    /// keeps frames coming.
+    func scene() -> (root: Layer, card: Layer, page: Layer) {
+        let root = rootLayer(120, 80)
+        let card = solidLayer(CGRect(x: 10, y: 10, width: 40, height: 40), .blue, in: root)
+        let page = solidLayer(CGRect(x: 0, y: 0, width: 40, height: 20), .red, in: card)
+        let flip = BasicAnimation(keyPath: "transform.rotation.x")
+        flip.fromValue = 0.0
+        flip.toValue = Double.pi
+        flip.duration = 1
+        flip.fillMode = .both
+        flip.isRemovedOnCompletion = false
+        page.add(flip, forKey: "flip")
+        page.isHidden = true
+        let spinner = solidLayer(CGRect(x: 70, y: 10, width: 30, height: 10), .green, in: root)
+        let spin = BasicAnimation(keyPath: "transform.rotation.z")
+        spin.fromValue = 0.0
+        spin.toValue = 2 * Double.pi
+        spin.duration = 4
+        spin.repeatCount = .infinity
+        spinner.add(spin, forKey: "spin")
+        return (root, card, page)
+    }
+
+    @Test func aHiddenLayerHoldingAnEndedAnimationIsNotRevisited() throws {
+        let (root, _, page) = scene()
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 120, height: 80)
+        for t in [1.5, 1.6] { renderer.render(root, at: t, into: target) }
+        let visits = renderer.visitCount
+        renderer.render(root, at: 1.7, into: target)
+        // The root and the spinner; not the card, which would present the page again.
+        #expect(renderer.visitCount - visits <= 2)
+        // Shown again, the page is drawn at its held angle.
+        Transaction.perform(disableActions: true) { page.isHidden = false }
+        renderer.render(root, at: 1.8, into: target)
+        let fresh = scene()
+        Transaction.perform(disableActions: true) { fresh.page.isHidden = false }
+        #expect(target.hasSamePixels(as: try Renderer(threadCount: 1).render(fresh.root, at: 1.8)))
+    }
+
+    @Test func aLayerCulledByAnAnimationThatEndsIsDrawnOnceItIsRemoved() throws {
+        let root = rootLayer(120, 80)
+        let card = solidLayer(CGRect(x: 10, y: 10, width: 40, height: 40), .blue, in: root)
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 1.0
+        fade.toValue = 0.0
+        fade.duration = 1
+        // Held at 0 once it ends, in the frame that removes it.
+        fade.fillMode = .forwards
+        card.add(fade, forKey: "fade")
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 120, height: 80)
+        for t in [0.5, 1.0, 1.1, 1.2] { renderer.render(root, at: t, into: target) }
+        #expect(target.premultipliedPixel(x: 30, y: 30) == Color.blue.premultipliedARGB32)
+    }
+}
