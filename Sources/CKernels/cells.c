@@ -373,17 +373,14 @@ lk_status lk_cell_row_levels(lk_cell_row *row, int32_t even_odd, uint8_t *levels
 /* Each 8-bit channel of x times a (0 … 255) over 255, rounded as pixman rounds. */
 LK_INLINE uint32_t mul_un8x4(uint32_t x, uint32_t a) { return lk_mul_un8x4(x, a); }
 
-/* The table entry of coverage m: s = color · m in the low 32 bits, 255 − alpha(s) above; 0 until
- * worked out (no level makes 0: 255 − alpha(s) is 0 only for an opaque color at full coverage,
- * whose s is the color). */
-LK_INLINE uint64_t entry(uint64_t *table, uint32_t color, uint32_t m) {
-    uint64_t e = table[m];
-    if (e == 0) {
-        const uint32_t s = mul_un8x4(color, m);
-        e = (uint64_t)s | (uint64_t)(255 - (s >> 24)) << 32;
-        table[m] = e;
-    }
-    return e;
+/* The table entry of coverage m (the table filled by lk_blend_table_fill). */
+LK_INLINE uint64_t entry(const uint64_t *table, uint32_t m) { return table[m]; }
+
+/* Whether a blend table's ends hold the color's entries (s = 0 at level 0, the color itself at
+ * 255): a table not filled, or filled for another color, fails it (a cheap check, not a proof;
+ * the callers fill the whole table with lk_blend_table_fill). */
+LK_INLINE int table_holds(const uint64_t *table, uint32_t color) {
+    return table[0] == (uint64_t)255 << 32 && table[255] == ((uint64_t)color | (uint64_t)(255 - (color >> 24)) << 32);
 }
 
 /* d · a + 128 in 16-bit lanes, times 257, high halves: d · a / 255 rounded as pixman rounds, for
@@ -506,13 +503,13 @@ typedef struct lk_row_sink {
 /* `count` pixels from x at one level. */
 LK_INLINE void sink_run(const lk_row_sink *s, const int cover, int64_t x, int64_t count, uint32_t level) {
     if (cover) cover_run(s->mask + x, count, level);
-    else blend_run(s->dst + x, count, entry(s->table, s->color, level));
+    else blend_run(s->dst + x, count, entry(s->table, level));
 }
 
 /* Pixel x at its own level. */
 LK_INLINE void sink_pixel(const lk_row_sink *s, const int cover, int64_t x, uint32_t level) {
     if (cover) s->mask[x] = lk_coverage_over(s->mask[x], level);
-    else blend_pixel(s->dst + x, entry(s->table, s->color, level));
+    else blend_pixel(s->dst + x, entry(s->table, level));
 }
 
 /* Reads a row's cells out into the sink and clears them, for one rule and one sink (constants,
@@ -553,7 +550,7 @@ LK_INLINE void read_row(lk_cell_row *row, const int even_odd, const int cover, c
 }
 
 lk_status lk_cell_row_blend(lk_cell_row *row, int32_t even_odd, uint32_t *dst, uint32_t color, uint64_t *table) {
-    if (!valid_row(row) || !dst || !table) return LK_INVALID;
+    if (!valid_row(row) || !dst || !table || !table_holds(table, color)) return LK_INVALID;
     if (row->first_word > row->last_word) return LK_OK;
     const lk_row_sink sink = {dst, color, table, NULL};
     if (even_odd)
@@ -599,7 +596,7 @@ int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64
     if (sweep->chain_count > 0 && (!sweep->edges || !sweep->chains || !sweep->order || !sweep->active || !sweep->pieces))
         return -1;
     const int cover = target->mask != NULL;
-    if (!cover && (!target->pixels || !target->table)) return -1;
+    if (!cover && (!target->pixels || !target->table || !table_holds(target->table, target->color))) return -1;
     if (cover) return even_odd ? sweep_rows_cover_eo(sweep, row, row_index, end, target)
                                : sweep_rows_cover_nz(sweep, row, row_index, end, target);
     return even_odd ? sweep_rows_blend_eo(sweep, row, row_index, end, target)

@@ -270,7 +270,8 @@ typedef struct lk_sweep {
 } lk_sweep;
 
 /* Where lk_sweep_rows puts a row's coverage: blended as lk_cell_row_blend blends it into `pixels`
- * (the area's row 0, rows `pixels_per_row` apart) with `color` and `table`, or, with `mask` set,
+ * (the area's row 0, rows `pixels_per_row` apart) with `color` and `table` (filled for `color` by
+ * lk_blend_table_fill, as lk_cell_row_blend requires), or, with `mask` set,
  * added as lk_cell_row_cover adds it into `mask` (rows `mask_stride` apart). */
 typedef struct lk_sweep_target {
     uint32_t *pixels;
@@ -290,7 +291,8 @@ typedef struct lk_sweep_target {
  * moved, and returns 1 (2 when lk_cell_row_add_bounds refused the row); at the end it returns 0
  * with `*row_index` = end. An edge whose x is not a number adds nothing. The cells must be
  * empty. −1, changing nothing, for a row out of range (see lk_cell_row_add_chains), null
- * pointers, counts out of range, or a target without pixels and table or mask; −1 also, with
+ * pointers, counts out of range, or a target without pixels and table or mask (or whose table's
+ * entries for levels 0 and 255 are not `color`'s); −1 also, with
  * the rows before it swept and `*row_index` at it, for a row where a chain to admit has edges
  * outside 0 … edge_count − 1 or a cursor outside them. */
 int32_t lk_sweep_rows(lk_sweep *sweep, lk_cell_row *row, int32_t even_odd, int64_t *row_index, int64_t end,
@@ -316,12 +318,15 @@ lk_status lk_cell_row_levels(lk_cell_row *row, int32_t even_odd, uint8_t *levels
  * coverage m, s = color · m (each channel's product rounded as pixman multiplies), then
  * s + dst · (255 − alpha(s)), the sum as one 32-bit addition: what pixman's over_n_8_8888 draws,
  * bit for bit, for premultiplied colors and pixels. Pixels of coverage 0 are not written.
- * `table` holds 256 entries, zero before a fill's first row, which it fills with s and
- * 255 − alpha(s) per level as met. Clears the cells and bits it reads. LK_INVALID, changing
- * nothing, for a row out of range or a null `dst` or `table`. */
+ * `table` holds the 256 entries lk_blend_table_fill fills for `color` (s and 255 − alpha(s) per
+ * level), read only; filling it is the caller's (once per color, not per row), and the kernel
+ * looks no level up but the table's. Clears the cells and bits it reads. LK_INVALID, changing
+ * nothing, for a row out of range, a null `dst` or `table`, or a table whose entries for levels
+ * 0 and 255 are not `color`'s (a cheap check that catches a table left unfilled or filled for
+ * another color, not one filled wrongly in between). */
 lk_status lk_cell_row_blend(lk_cell_row *row, int32_t even_odd, uint32_t *dst, uint32_t color, uint64_t *table);
 
-/* Fills a blend table (256 entries, as lk_cell_row_blend fills them level by level) for a
+/* Fills a blend table (256 entries, as lk_cell_row_blend and lk_sweep_rows require them) for a
  * premultiplied color, every level at once: entry m holds s = color · m (each channel rounded as
  * pixman multiplies) in its low 32 bits and 255 − alpha(s) above. LK_VARIANT_SCALAR works
  * them out one by one; any other variant two at a time in SSE2 lanes where it can (the same

@@ -57,7 +57,7 @@ struct CellRow {
 
     /// Composites a premultiplied color through the row's coverage over its pixels at `pixels`
     /// (pixman's `over_n_8_8888`, bit for bit; see `ColorBlendSink`), and clears the cells.
-    /// `table` has `ColorBlendSink.tableSize` entries, zero before a fill's first row.
+    /// `table` has `ColorBlendSink.tableSize` entries, filled for `color` (`lk_blend_table_fill`).
     @inline(__always)
     mutating func blend(_ color: UInt32, rule: FillRule, into pixels: UnsafeMutablePointer<UInt32>,
                         table: UnsafeMutablePointer<UInt64>) {

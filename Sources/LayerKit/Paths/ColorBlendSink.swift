@@ -13,8 +13,8 @@ struct ColorBlendSink: CoverageSink {
     private let pixelsPerRow: Int
     private let color: UInt32, alpha: UInt32
     private var row: UnsafeMutablePointer<UInt32>
-    /// Per level: s in the low 32 bits, 255 − a above; 0 until worked out (no level makes 0:
-    /// 255 − a is 0 only for an opaque color at full coverage, whose s is the color).
+    /// Per level: s in the low 32 bits, 255 − a above, every level filled (`lk_blend_table_fill`,
+    /// which `lk_cell_row_blend` and `lk_sweep_rows` require).
     private let levels: UnsafeMutablePointer<UInt64>
 
     /// The entries of the per-level table a sink needs.
@@ -24,7 +24,7 @@ struct ColorBlendSink: CoverageSink {
     /// (`x`, `y`) of them, using `table` (`tableSize` entries) for the levels: filled here with
     /// every level's entry at once (`lk_blend_table_fill`, cheaper than working out the levels
     /// a fill meets one by one), unless `tableHoldsColor` says that it holds this color's
-    /// entries from an earlier sink (only ever this color's, or zeros). The caller keeps the
+    /// entries from an earlier sink (all of them: a sink fills the whole table). The caller keeps the
     /// pixels and the table alive and unshared.
     init(pixels base: UnsafeMutablePointer<UInt32>, pixelsPerRow: Int, x: Int, y: Int, color premultiplied: UInt32,
          table: UnsafeMutablePointer<UInt64>, tableHoldsColor: Bool = false) {
@@ -39,11 +39,7 @@ struct ColorBlendSink: CoverageSink {
 
     /// s and 255 − a for coverage `m`.
     @inline(__always) private func entry(_ m: UInt32) -> (source: UInt32, inverse: UInt32) {
-        var packed = levels[Int(m)]
-        if packed == 0 {
-            packed = UInt64(Self.multiply(color, m)) | UInt64(255 &- Self.multiply(alpha: alpha, m)) &<< 32
-            levels[Int(m)] = packed
-        }
+        let packed = levels[Int(m)]
         return (UInt32(truncatingIfNeeded: packed), UInt32(truncatingIfNeeded: packed &>> 32))
     }
 

@@ -68,7 +68,7 @@ final class ScanConverter {
 
     /// Runs `body` with the converter's table for `ColorBlendSink` (`ColorBlendSink.tableSize`
     /// entries) and whether it holds `color`'s entries already; afterwards it is taken to hold
-    /// them (a sink zeroes a table that does not).
+    /// them (a sink fills a table that does not).
     func withBlendTable<R>(for color: UInt32, _ body: (UnsafeMutablePointer<UInt64>, _ holdsColor: Bool) -> R) -> R {
         // The table of this color, else the one used less recently: the first is the last used.
         let colors = blendTableColors

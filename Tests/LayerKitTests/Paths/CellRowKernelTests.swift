@@ -425,7 +425,7 @@ import Testing
             let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
             defer { pixels.deallocate() }
             pixels.initialize(from: before, count: width)
-            kernelTable.initialize(repeating: 0, count: ColorBlendSink.tableSize)
+            _ = lk_blend_table_fill(kernelTable, color, LK_VARIANT_AUTO)
             for cells in rows {
                 kernel.add(cells)
                 #expect(lk_cell_row_blend(&kernel.row, rule == .evenOdd ? 1 : 0, pixels, color, kernelTable) == LK_OK)
@@ -476,7 +476,7 @@ import Testing
                 let kernel = Row(width: width)
                 kernel.add(values)
                 var got = before
-                kernelTable.initialize(repeating: 0, count: ColorBlendSink.tableSize)
+                _ = lk_blend_table_fill(kernelTable, color, LK_VARIANT_AUTO)
                 #expect(lk_cell_row_blend(&kernel.row, 0, &got, color, kernelTable) == LK_OK)
                 if got != expected { mismatches += 1 }
             }
@@ -565,6 +565,10 @@ import Testing
         #expect(lk_cell_row_levels(&kernel.row, 0, &levels, nil) == LK_INVALID)
         #expect(lk_cell_row_blend(&kernel.row, 0, nil, 0xFF00_0000, &table) == LK_INVALID)
         #expect(lk_cell_row_blend(&kernel.row, 0, &pixels, 0xFF00_0000, nil) == LK_INVALID)
+        #expect(lk_cell_row_blend(&kernel.row, 0, &pixels, 0xFF00_0000, &table) == LK_INVALID, "a table not filled")
+        #expect(lk_blend_table_fill(&table, 0xFF00_0000, LK_VARIANT_AUTO) == LK_OK)
+        #expect(lk_cell_row_blend(&kernel.row, 0, &pixels, 0xFF80_4020, &table) == LK_INVALID, "a table of another color")
+        #expect(lk_cell_row_blend(&kernel.row, 0, &pixels, 0xFF00_0000, &table) == LK_OK, "its own color's table")
         #expect(lk_cell_row_cover(&kernel.row, 0, nil) == LK_INVALID)
         #expect(kernel.equals(Reference(width: 10)), "nothing was added")
         #expect(pixels.allSatisfy { $0 == 5 })

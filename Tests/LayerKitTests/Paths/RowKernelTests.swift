@@ -170,8 +170,9 @@ import Testing
                             active_count: 0, maximum_chains: 256)
         var row = lk_cell_row(cells: buffers.make([Double](repeating: 0, count: 10)), touched: buffers.make([UInt64(0)]), width: 8,
                               first_word: .max, last_word: -1)
-        let target = lk_sweep_target(pixels: pixels, pixels_per_row: 8, color: 0xFF80_4020,
-                                     table: buffers.make([UInt64](repeating: 0, count: ColorBlendSink.tableSize)), mask: nil,
+        let table = buffers.make([UInt64](repeating: 0, count: ColorBlendSink.tableSize))
+        #expect(lk_blend_table_fill(table, 0xFF80_4020, LK_VARIANT_AUTO) == LK_OK)
+        let target = lk_sweep_target(pixels: pixels, pixels_per_row: 8, color: 0xFF80_4020, table: table, mask: nil,
                                      mask_stride: 0)
         func sweep(_ sweep: lk_sweep, _ target: lk_sweep_target) -> (result: Int32, index: Int64, sweep: lk_sweep) {
             var sweep = sweep
@@ -190,6 +191,12 @@ import Testing
         t = target
         t.table = nil
         refused("pixels without a table", good, t)
+        t = target
+        t.table = buffers.make([UInt64](repeating: 0, count: ColorBlendSink.tableSize))
+        refused("a table not filled", good, t)
+        t = target
+        t.color = 0xFF00_0000
+        refused("a table of another color", good, t)
         var s = good
         s.edges = nil
         refused("null edges", s, target)
