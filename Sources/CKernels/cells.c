@@ -414,19 +414,20 @@ lk_status lk_blend_table_fill(uint64_t *table, uint32_t color, lk_variant varian
     int m = 0;
 #if LK_X86
     if (variant != LK_VARIANT_SCALAR) {
-        /* Levels m and m + 1 a step: the color's channels in 16-bit lanes, twice, times each
-         * level in its four lanes. */
+        /* Levels m … m + 3 a step: the color's channels in 16-bit lanes, twice, times levels m
+         * and m + 1 in one register's four-lane halves and m + 2 and m + 3 in another's. */
         const __m128i zero = _mm_setzero_si128(), c4 = _mm_cvtsi32_si128((int)color);
         const __m128i c16 = _mm_unpacklo_epi64(_mm_unpacklo_epi8(c4, zero), _mm_unpacklo_epi8(c4, zero));
-        const __m128i two = _mm_set1_epi16(2), full = _mm_set1_epi32(255);
-        __m128i levels = _mm_set_epi16(1, 1, 1, 1, 0, 0, 0, 0);
-        for (; m < 256; m += 2) {
-            const __m128i p = mul_un8_lanes(c16, levels);
-            /* s for both levels in the low two 32-bit lanes, then 255 − alpha(s) beside each. */
-            const __m128i s = _mm_packus_epi16(p, p);
+        const __m128i four = _mm_set1_epi16(4), full = _mm_set1_epi32(255);
+        __m128i low = _mm_set_epi16(1, 1, 1, 1, 0, 0, 0, 0), high = _mm_set_epi16(3, 3, 3, 3, 2, 2, 2, 2);
+        for (; m < 256; m += 4) {
+            /* s for the four levels in the four 32-bit lanes, then 255 − alpha(s) beside each. */
+            const __m128i s = _mm_packus_epi16(mul_un8_lanes(c16, low), mul_un8_lanes(c16, high));
             const __m128i inverse = _mm_sub_epi32(full, _mm_srli_epi32(s, 24));
             _mm_storeu_si128((__m128i *)(table + m), _mm_unpacklo_epi32(s, inverse));
-            levels = _mm_add_epi16(levels, two);
+            _mm_storeu_si128((__m128i *)(table + m + 2), _mm_unpackhi_epi32(s, inverse));
+            low = _mm_add_epi16(low, four);
+            high = _mm_add_epi16(high, four);
         }
     }
 #else
