@@ -51,6 +51,26 @@ struct ChangeTracking {
     /// When this layer was last put into its superlayer's `changedChildren` (0: not since it
     /// moved there).
     var listedInParent: UInt64 = 0
+
+    /// Stamps a change of the layer itself (`beyondContent`: one that invalidates more than its
+    /// content).
+    mutating func stamp(_ stamp: UInt64, beyondContent: Bool) {
+        ownStamp = stamp
+        if beyondContent { nonContentStamp = stamp }
+        subtreeStamp = stamp
+    }
+
+    /// Notes a change stamped `stamp` in the subtree of `child` (put in this layer's list
+    /// `listedAt`): lists the child unless it is listed since the list began, and marks this
+    /// subtree as changed unless it was marked after `epoch` (then everything above it was too).
+    /// Whether the child was listed now, and whether this subtree was marked already.
+    mutating func noteChanged(_ child: Layer, listedAt: UInt64, stamp: UInt64, epoch: UInt64) -> (listed: Bool, marked: Bool) {
+        let listed = listedAt <= changedChildrenSince
+        if listed { changedChildren.append(WeakLayer(child)) }
+        guard subtreeStamp <= epoch else { return (listed, true) }
+        subtreeStamp = stamp
+        return (listed, false)
+    }
 }
 
 extension Layer {
@@ -64,23 +84,19 @@ extension Layer {
     func recordChange(_ change: Invalidation) {
         guard !isPresentationCopy else { return }
         let stamp = ChangeClock.tick()
-        tracking.ownStamp = stamp
-        if !change.isSubset(of: .content) { tracking.nonContentStamp = stamp }
-        tracking.subtreeStamp = stamp
+        // Each layer's tracking is read and written in one access (`mutating`): a class property
+        // touched field by field is checked for exclusive access at every touch, and those checks
+        // were half of this function's cost (a text board's lines each change every frame).
+        tracking.stamp(stamp, beyondContent: !change.isSubset(of: .content))
         let epoch = ChangeClock.lastSnapshot
         var child = self
         while let parent = child.superlayer ?? child.maskOwner {
-            parent.noteChanged(child, stamp: stamp)
-            if parent.tracking.subtreeStamp > epoch { return }
-            parent.tracking.subtreeStamp = stamp
+            let listedInParent = child.tracking.listedInParent
+            let (listed, marked) = parent.tracking.noteChanged(child, listedAt: listedInParent, stamp: stamp, epoch: epoch)
+            if listed { child.tracking.listedInParent = stamp }
+            if marked { return }
             child = parent
         }
-    }
-
-    private func noteChanged(_ child: Layer, stamp: UInt64) {
-        guard child.tracking.listedInParent <= tracking.changedChildrenSince else { return }
-        tracking.changedChildren.append(WeakLayer(child))
-        child.tracking.listedInParent = stamp
     }
 
     /// The children whose subtrees changed after `stamp`, or nil when this layer cannot say
