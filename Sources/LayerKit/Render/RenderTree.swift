@@ -824,10 +824,12 @@ private struct Walk {
         let background = layer.backgroundColor.flatMap { $0.alpha > 0 ? $0 : nil }
         let shape = layer.shapeDescription.flatMap { withinPathLimit($0.path, "path", of: layer) ? $0 : nil }
         let text = layer.textDescription, gradient = layer.gradientDescription
+        // Read once: each read of a layer's property is checked for exclusive access.
+        let bounds = layer.bounds
         // A shape draws even with empty bounds; everything else needs an area.
         guard shape != nil || ((background != nil || contents != nil || drawn != nil || text != nil || gradient != nil) &&
-                               layer.bounds.width > 0 && layer.bounds.height > 0) else { return nil }
-        return ContentDescription(bounds: layer.bounds, backgroundColor: background, cornerRadius: max(layer.cornerRadius, 0),
+                               bounds.width > 0 && bounds.height > 0) else { return nil }
+        return ContentDescription(bounds: bounds, backgroundColor: background, cornerRadius: max(layer.cornerRadius, 0),
                                   maskedCorners: layer.maskedCorners, contents: contents, drawn: drawn, shape: shape, text: text, gradient: gradient,
                                   version: layer.contentVersion)
     }
