@@ -79,16 +79,22 @@ final class BackingStoreCache {
     /// The store for `key` as a surface of type `S` (a `Bitmap`, or an `AlphaMask` of coverage).
     func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
                                 as type: S.Type, draw: @escaping (S) -> Void) -> Entry? {
-        // Found once (a key is hashed once per store asked for).
+        // Found once (a key is hashed once per store asked for), and copied out once: an
+        // optional made from it (`index.map`) was a second copy of the entry, and a second
+        // release, for every store asked for.
         let index = entries.index(forKey: key)
-        let current = index.map { entries.values[$0] }
-        if let current, current.fingerprint == fingerprint, current.surface is S { return current }
+        var old: S?
+        if let index {
+            let current = entries.values[index]
+            if current.fingerprint == fingerprint, current.surface is S { return current }
+            old = current.surface as? S
+        }
         // A store of the same size is redrawn in place (cleared first) rather than allocated
         // anew: whoever reads it from now on wants the new pixels. Not when it is already queued
         // this frame under another fingerprint (replicator instances sharing a key).
         let surface: S
         let reused: Bool
-        if let old = current?.surface as? S, old.width == width, old.height == height,
+        if let old, old.width == width, old.height == height,
            Self.claim(&pendingLevels, ObjectIdentifier(old), level) {
             surface = old
             reused = true
