@@ -494,7 +494,7 @@ struct ItemEmitter {
         guard let item = PaintItem(key: key, source: source, sourceIdentity: store.generation,
                                    transform: storeToBounds.concatenating(node.transform), opacity: opacity,
                                    filter: .bilinear, clip: clip, targetArea: targetArea,
-                                   placedAs: previous.first { $0.key == key }) else { return }
+                                   placedAmong: previous) else { return }
         items.append(item)
     }
 }

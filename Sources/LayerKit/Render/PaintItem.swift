@@ -98,17 +98,18 @@ extension PaintItem {
     /// Builds an item, computing its extent. `sourceIdentity` must change whenever
     /// the source's pixels do (a store generation, or an image's identity and version).
     ///
-    /// `placedAs` is an item drawn into the same target area before (the last frame's item of
-    /// the same paint, usually): when it has the same transform, clip and source size, the new
-    /// item lands on exactly its pixels, and its extent and footprint are taken as they are
-    /// rather than projected again (a line of text whose figures change keeps its store).
+    /// `placedAmong` are items drawn into the same target area before (the last frame's items
+    /// of the object, usually): when the one of the same key has the same transform, clip and
+    /// source size, the new item lands on exactly its pixels, and its extent and footprint are
+    /// taken as they are rather than projected again (a line of text whose figures change keeps
+    /// its store). It is read in place, by index: copied out, it was retained and released.
     init?(key: Key, source: Source, sourceIdentity: Int, transform: Homography, opacity: Double,
-          filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect, placedAs previous: PaintItem? = nil) {
+          filter: ImageFilter, clip: PixelRect?, targetArea: PixelRect, placedAmong previous: [PaintItem] = []) {
         guard opacity > 0 else { return nil }
         let extent: PixelRect, footprint: [PixelRect]
-        if let previous, previous.transform == transform, previous.clip == clip,
-           previous.source.width == source.width, previous.source.height == source.height {
-            (extent, footprint) = (previous.extent, previous.footprint)
+        if let i = previous.firstIndex(where: { $0.key == key }), previous[i].transform == transform, previous[i].clip == clip,
+           previous[i].source.width == source.width, previous[i].source.height == source.height {
+            (extent, footprint) = (previous[i].extent, previous[i].footprint)
         } else {
             guard let placement = Self.placement(of: source, through: transform, clip: clip, targetArea: targetArea) else { return nil }
             (extent, footprint) = placement
