@@ -77,9 +77,11 @@ final class RenderObject {
 
     /// Every item of the subtree in painter's order.
     func appendItems(to items: inout [PaintItem]) {
+        // Most objects have no items after their children (a border, a group's): an empty
+        // array appended is still a call into the generic append.
         items.append(contentsOf: before)
         if kind != .group { for child in children { child.appendItems(to: &items) } }
-        items.append(contentsOf: after)
+        if !after.isEmpty { items.append(contentsOf: after) }
     }
 
     /// The items a group's offscreen bitmap is painted from.
@@ -104,7 +106,7 @@ final class RenderObject {
                 for child in children[(index + 1)...] { child.appendItems(to: &items) }
             }
         }
-        items.append(contentsOf: after)
+        if !after.isEmpty { items.append(contentsOf: after) }
     }
 
     /// The items of the subtree strictly before `position`, in painter's order.
