@@ -15,10 +15,11 @@ struct RenderNode: Sendable {
     let opacity: Double
     /// Device pixels per point the layer's content is rasterized at.
     let rasterScale: CGFloat
-    /// What is drawn in the bounds beneath the sublayers.
-    let content: ContentDescription?
+    /// What is drawn in the bounds beneath the sublayers. (A `var`, as `border`, only for
+    /// `replace(content:border:)`.)
+    var content: ContentDescription?
     /// What is drawn over the sublayers.
-    let border: BorderDescription?
+    var border: BorderDescription?
     let shadow: ShadowDescription?
     /// A pixel-aligned clip for children (a rectilinear `masksToBounds`), in target pixels.
     let childClip: PixelRect?
@@ -32,12 +33,12 @@ struct RenderNode: Sendable {
     /// translation is rasterized at its device sub-pixel offset and composited as a copy.
     var isAtRest = false
 
-    /// The node with another content and border, everything else as it is (the layer changed
-    /// only what its stores show).
-    func replacing(content: ContentDescription?, border: BorderDescription?) -> RenderNode {
-        RenderNode(id: id, transform: transform, bounds: bounds, opacity: opacity, rasterScale: rasterScale, content: content,
-                   border: border, shadow: shadow, childClip: childClip, group: group, instance: instance, tint: tint,
-                   isAtRest: isAtRest)
+    /// Gives the node another content and border, everything else as it is (the layer changed
+    /// only what its stores show). In place: a node built anew copied, and then released,
+    /// every field of the old one.
+    mutating func replace(content: ContentDescription?, border: BorderDescription?) {
+        self.content = content
+        self.border = border
     }
 
     /// The paint identity of one of this node's paints.

@@ -366,8 +366,8 @@ private struct Walk {
         let layer = object.model
         tree.countVisit()
         tree.countContentRefresh()
-        object.node = object.node.replacing(content: contentDescription(of: layer, scale: object.node.rasterScale),
-                                            border: borderDescription(of: layer))
+        let content = contentDescription(of: layer, scale: object.node.rasterScale), border = borderDescription(of: layer)
+        object.node.replace(content: content, border: border)
         reemit(object, position: position)
     }
 
