@@ -259,9 +259,7 @@ final class GlyphCache: Sendable {
         let entry = Self.rasterize(font: font, request)
         var dropped: [Entry] = []
         let kept = state.withLock { s -> Entry? in
-            s.clock += 1
-            let (slot, added) = s.strikes[key, default: Strike()].add(number, Slot(entry, lastUse: s.clock))
-            if added { s.bytes += Self.bytes(of: entry); s.count += 1 }
+            let slot = Self.keep(entry, number: number, key: key, in: &s)
             if s.bytes > capacity { dropped = Self.evict(&s, to: capacity / 2) }
             return slot.entry
         }
@@ -356,14 +354,8 @@ final class GlyphCache: Sendable {
                     coverage[i] = Coverage(entry).offset(x: request.x, y: request.y)
                     continue
                 }
-                s.clock += 1
                 let key = StrikeKey(font: font.serial, scale: Double(request.scale).bitPattern)
-                // Another thread's entry for the glyph, when it made one meanwhile: this one goes.
-                let (held, added) = s.strikes[key, default: Strike()].add(number, Slot(entry, lastUse: s.clock))
-                if added {
-                    s.bytes += Self.bytes(of: entry)
-                    s.count += 1
-                }
+                let held = Self.keep(entry, number: number, key: key, in: &s)
                 coverage[i] = held.coverage.offset(x: request.x, y: request.y)
             }
             s.retire(unkept)
@@ -371,6 +363,18 @@ final class GlyphCache: Sendable {
         }
         // Entries dropped while no reading was under way are freed here, outside the lock.
         _ = dropped
+    }
+
+    /// Holds a glyph just made, marked used now, unless another thread made and added it
+    /// meanwhile (then that one is held and this one goes); the slot held. The caller evicts.
+    private static func keep(_ entry: Entry?, number: UInt32, key: StrikeKey, in s: inout State) -> Slot {
+        s.clock += 1
+        let (held, added) = s.strikes[key, default: Strike()].add(number, Slot(entry, lastUse: s.clock))
+        if added {
+            s.bytes += bytes(of: entry)
+            s.count += 1
+        }
+        return held
     }
 
     /// What a held glyph counts against the capacity.
