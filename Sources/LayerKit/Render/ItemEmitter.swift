@@ -145,19 +145,13 @@ struct ItemEmitter {
         object.after = []
     }
 
-    /// Cuts a group's offscreen bitmap to its (rounded) bounds: each pixel times the coverage of
-    /// the bounds' outline. Only where that coverage can be below one — the rows and columns the
-    /// bounds' edges cross and the corners' squares — is it rasterized and multiplied in, a
-    /// small bitmap at a time; the rest is inside, and times one stays as it is. (A card
-    /// animating inside rounded bounds redraws its group every frame: the full-size coverage was
-    /// most of that redraw.)
-    static func clipToBounds(_ offscreen: Bitmap, bounds: CGRect, _ group: GroupDescription) {
-        multiply(offscreen, by: clipCoverage(bounds: bounds, group, width: offscreen.width, height: offscreen.height))
-    }
-
-    /// The coverage `clipToBounds` multiplies a `width` x `height` offscreen bitmap by: the
-    /// boxes where it can be below one, each with its coverage (kept by `ClipCoverage` for a
-    /// group redrawn with the same bounds).
+    /// The coverage that cuts a group's `width` x `height` offscreen bitmap to its (rounded)
+    /// bounds: each pixel times the coverage of the bounds' outline. Only where that coverage
+    /// can be below one — the rows and columns the bounds' edges cross and the corners' squares
+    /// — is it rasterized (and later multiplied in, `multiply(_:by:)`), a small bitmap a box;
+    /// the rest is inside, and times one stays as it is. (A card animating inside rounded
+    /// bounds redraws its group every frame: the full-size coverage was most of that redraw;
+    /// `ClipCoverage` now keeps these boxes while the bounds stay the same.)
     static func clipCoverage(bounds: CGRect, _ group: GroupDescription, width: Int, height: Int) -> [(box: PixelRect, coverage: Bitmap)] {
         let outline = ContentRasterizer.outline(bounds, radius: group.cornerRadius, corners: group.maskedCorners,
                                                 within: group.area, scale: group.scale)

@@ -44,7 +44,9 @@ import Testing
             source.fill(Path(rect: CGRect(x: 0, y: 0, width: size.width, height: size.height)),
                         with: Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 0.9))
             let expected = try clippedWhole(source, bounds: bounds, group)
-            ItemEmitter.clipToBounds(source, bounds: bounds, group)
+            // As a redraw cuts it: the kept coverage for these bounds, multiplied in.
+            GroupRedraw().clipCoverage(bounds: bounds, group, width: size.width, height: size.height)
+                .cut(source, bounds: bounds, group)
             for y in 0..<size.height {
                 for x in 0..<size.width {
                     let a = source.premultipliedPixel(x: x, y: y), b = expected.premultipliedPixel(x: x, y: y)
