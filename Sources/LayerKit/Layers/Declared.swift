@@ -54,7 +54,15 @@ public struct Declared<Root: Layer, Value: Sendable> {
                 }
             }
             guard !declaration.isSame(old, new) else { return }
-            if !declaration.storage.isKnown { declaration.learnStorage(storageKeyPath) }
+            if !declaration.storage.isKnown {
+                // Where the storage is in the layer (see `LayerProperty.learnStorage(offset:)`): the
+                // address of a class's stored field, found here where the compiler folds the key
+                // path into that field, so that no key path to it is kept at run time.
+                let base = UnsafeRawPointer(Unmanaged.passUnretained(layer).toOpaque())
+                let offset = withUnsafeMutablePointer(to: &layer[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
+                assert((base + offset).assumingMemoryBound(to: Self.self).pointee.declaration === declaration)
+                declaration.learnStorage(offset: offset)
+            }
             layer[keyPath: storageKeyPath].value = new
             unsafeDowncast(layer, to: Layer.self).propertyDidChange(declaration, from: old, to: new)
         }

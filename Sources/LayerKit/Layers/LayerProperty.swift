@@ -108,13 +108,25 @@ public final class LayerProperty<Root: Layer, Value: Sendable>: Sendable {
         self.sideEffect = sideEffect
     }
 
-    /// Learns where the property is stored (see `DeclaredStorageSlot`); called by the setter
-    /// before the first value other than the default is stored.
-    func learnStorage<Enclosing: AnyObject>(_ storageKeyPath: ReferenceWritableKeyPath<Enclosing, Declared<Root, Value>>) {
-        let keyPath = TypedKeyPath(storageKeyPath)
+    /// Learns where the property is stored (see `DeclaredStorageSlot`): `offset` bytes into a
+    /// layer of the declaring class (or a subclass: a class's fields keep their offsets in its
+    /// subclasses). Called by the setter before the first value other than the default is
+    /// stored.
+    ///
+    /// An offset, not the storage's key path: a key path to a stored property that is kept at
+    /// run time makes the compiler check every access to that property for exclusivity, at
+    /// run time (about 75 instructions a read; a text line described per frame reads a dozen).
+    /// Without one, it proves the declared storage's accesses (each a single read or write, in
+    /// `Declared`'s subscript) cannot overlap and checks them statically.
+    func learnStorage(offset: Int) {
         storage.learn {
             StorageCopier { target, source in
-                unsafeDowncast(target, to: Enclosing.self)[keyPath: keyPath.keyPath] = unsafeDowncast(source, to: Enclosing.self)[keyPath: keyPath.keyPath]
+                // Both are alive (arguments) and of the declaring class: the field at `offset` is
+                // this property's `Declared` storage in each.
+                let from = UnsafeRawPointer(Unmanaged.passUnretained(source).toOpaque()) + offset
+                let to = UnsafeMutableRawPointer(Unmanaged.passUnretained(target).toOpaque()) + offset
+                to.assumingMemoryBound(to: Declared<Root, Value>.self).pointee.value =
+                    from.assumingMemoryBound(to: Declared<Root, Value>.self).pointee.value
             }
         }
     }
@@ -176,15 +188,6 @@ final class DeclaredStorageSlot: Sendable {
 final class StorageCopier: Sendable {
     let copy: @Sendable (_ target: Layer, _ source: Layer) -> Void
     init(_ copy: @escaping @Sendable (_ target: Layer, _ source: Layer) -> Void) { self.copy = copy }
-}
-
-/// A typed key path shared across threads.
-///
-/// Safe as `@unchecked Sendable`: key path objects are immutable once made (SE-0418 makes key
-/// path literals Sendable; this one arrives as a parameter, which lost the conformance).
-struct TypedKeyPath<Root, Value>: @unchecked Sendable {
-    let keyPath: ReferenceWritableKeyPath<Root, Value>
-    init(_ keyPath: ReferenceWritableKeyPath<Root, Value>) { self.keyPath = keyPath }
 }
 
 // MARK: Type-erased access, for the tables derived from declarations
