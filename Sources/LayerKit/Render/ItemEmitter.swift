@@ -240,23 +240,82 @@ struct ItemEmitter {
     private mutating func contentStore(_ content: ContentDescription, of node: RenderNode)
         -> (store: BackingStoreCache.Entry, color: Color?, area: CGRect, scale: CGFloat)? {
         guard let (area, scale) = storeGeometry(Self.contentArea(content, of: node), node: node) else { return nil }
-        let size = ContentRasterizer.storeSize(area: area, scale: scale)
         let fingerprint = BackingStoreCache.Fingerprint.content(content, area: area, scale: scale)
         guard let color = content.coverageColor else {
+            let size = ContentRasterizer.storeSize(area: area, scale: scale)
             guard let store = tintedStore(node, .content, fingerprint, width: size.width, height: size.height, level: 0, draw: { store in
                 ContentRasterizer.drawContent(content, area: area, scale: scale, into: store)
             }) else { return nil }
             return (store, nil, area, scale)
         }
-        // A replicator instance's tint colors the coverage as it is painted: every instance
-        // shares the one store.
-        let key = PaintItem.Key(layer: node.id, part: .content)
-        use(key)
-        guard let store = cache.store(for: key, fingerprint: fingerprint, width: size.width, height: size.height, level: 0,
-                                      as: AlphaMask.self, draw: { mask in
-            ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask)
-        }) else { return nil }
+        use(Self.coverageKey(of: node))
+        guard let store = Self.coverageStore(content, of: node, area: area, scale: scale, fingerprint: fingerprint, cache: cache)
+        else { return nil }
         return (store, node.tint.map { color.tinted(by: $0) } ?? color, area, scale)
+    }
+
+    /// The key of a node's content store when it is coverage. A replicator instance's tint
+    /// colors the coverage as it is painted: every instance shares the one store.
+    private static func coverageKey(of node: RenderNode) -> PaintItem.Key { PaintItem.Key(layer: node.id, part: .content) }
+
+    /// A node's content store as coverage (`content.coverageColor` is not nil), made or reused.
+    private static func coverageStore(_ content: ContentDescription, of node: RenderNode, area: CGRect, scale: CGFloat,
+                                      fingerprint: BackingStoreCache.Fingerprint, cache: BackingStoreCache) -> BackingStoreCache.Entry? {
+        let size = ContentRasterizer.storeSize(area: area, scale: scale)
+        return cache.store(for: coverageKey(of: node), fingerprint: fingerprint, width: size.width, height: size.height, level: 0,
+                           as: AlphaMask.self, draw: { mask in
+            ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask)
+        })
+    }
+
+    /// What `redrawSoleCoverage` did to an object's item.
+    enum SoleCoverageRedraw {
+        /// The store was as it is (its fingerprint unchanged): the item too.
+        case unchanged
+        /// The item draws the store's new pixels, everything else about it as it was.
+        case redrawn
+        /// The store could not be made: the object has no item now.
+        case gone
+    }
+
+    /// What `emit` does for a plain object whose node paints only its content, as one color's
+    /// coverage — no shadow, border or tint (a line of text) — and whose one item, drawn from
+    /// that store alone, lands where it did: its store is asked for again (redrawn when its
+    /// fingerprint changed) and the item is changed in place to draw it. Done without an
+    /// emitter, new arrays or a new item: a line whose string changes every frame comes here
+    /// every frame, and those cost more than asking for the store. Nil, having changed
+    /// nothing, when the object paints anything else or its item would land elsewhere (its
+    /// store's size or place changed): then `emit` must make its items.
+    static func redrawSoleCoverage(of object: RenderObject, cache: BackingStoreCache, targetArea: PixelRect) -> SoleCoverageRedraw? {
+        guard object.kind == .plain, object.after.isEmpty, object.before.count == 1, object.storeKeys.count == 1 else { return nil }
+        let node = object.node
+        guard node.shadow == nil, node.border == nil, node.tint == nil, let content = node.content,
+              let color = content.coverageColor, object.storeKeys[0] == coverageKey(of: node),
+              let (area, scale) = storeGeometry(contentArea(content, of: node), node: node, targetArea: targetArea)
+        else { return nil }
+        // Where `append` would place the item: the old one's transform, clip, opacity and
+        // source size mean the same extent and footprint (as `PaintItem(placedAmong:)` reuses).
+        let size = ContentRasterizer.storeSize(area: area, scale: scale)
+        let transform = storeToBounds(area: area, scale: scale).concatenating(node.transform)
+        guard object.before[0].key == node.key(.content), object.before[0].transform == transform,
+              object.before[0].clip == object.childPlacement.clip, object.before[0].opacity == node.opacity,
+              object.before[0].filter == .bilinear, case .coverage = object.before[0].source,
+              object.before[0].source.width == size.width, object.before[0].source.height == size.height
+        else { return nil }
+        let fingerprint = BackingStoreCache.Fingerprint.content(content, area: area, scale: scale)
+        guard let store = coverageStore(content, of: node, area: area, scale: scale, fingerprint: fingerprint, cache: cache)
+        else { return .gone }
+        if store.generation == object.before[0].sourceIdentity, case let .coverage(_, painted) = object.before[0].source,
+           painted == color {
+            return .unchanged
+        }
+        object.before[0].redraw(from: .coverage(store.mask, color), identity: store.generation)
+        return .redrawn
+    }
+
+    /// Store pixels → bounds space, for a store over `area` at `scale`.
+    private static func storeToBounds(area: CGRect, scale: CGFloat) -> Homography {
+        Homography(scaleX: 1 / scale, y: 1 / scale).concatenating(Homography(translationX: area.minX, y: area.minY))
     }
 
     /// The part of bounds space a layer's content store covers: its bounds, and without a clip
@@ -456,6 +515,10 @@ struct ItemEmitter {
     /// At rest under a pure translation the store starts on a device pixel (its content drawn
     /// at the layer's sub-pixel offset); otherwise on its own pixel grid in bounds space.
     private func storeGeometry(_ area: CGRect, node: RenderNode) -> (CGRect, CGFloat)? {
+        Self.storeGeometry(area, node: node, targetArea: targetArea)
+    }
+
+    private static func storeGeometry(_ area: CGRect, node: RenderNode, targetArea: PixelRect) -> (CGRect, CGFloat)? {
         var storeArea = area
         var scale = node.rasterScale
         let limit = RenderLimits.maximumStoreSide
@@ -482,12 +545,10 @@ struct ItemEmitter {
     /// is nil) over `area` of the node's bounds space.
     private func append(key: PaintItem.Key, store: BackingStoreCache.Entry, color: Color? = nil, area: CGRect, scale: CGFloat,
                         node: RenderNode, opacity: Double, clip: PixelRect?, into items: inout [PaintItem]) {
-        let storeToBounds = Homography(scaleX: 1 / scale, y: 1 / scale)
-            .concatenating(Homography(translationX: area.minX, y: area.minY))
         let source: PaintItem.Source = color.map { .coverage(store.mask, $0) } ?? .bitmap(store.bitmap)
         guard let item = PaintItem(key: key, source: source, sourceIdentity: store.generation,
-                                   transform: storeToBounds.concatenating(node.transform), opacity: opacity,
-                                   filter: .bilinear, clip: clip, targetArea: targetArea,
+                                   transform: Self.storeToBounds(area: area, scale: scale).concatenating(node.transform),
+                                   opacity: opacity, filter: .bilinear, clip: clip, targetArea: targetArea,
                                    placedAmong: previous) else { return }
         items.append(item)
     }

@@ -42,7 +42,7 @@ struct PaintItem {
     }
 
     let key: Key
-    let source: Source
+    private(set) var source: Source
     /// Source pixels → target pixels.
     let transform: Homography
     let opacity: Double
@@ -57,7 +57,16 @@ struct PaintItem {
     let footprint: [PixelRect]
     /// Changes whenever the source's pixels do (a store generation, or an image's identity and
     /// version).
-    let sourceIdentity: Int
+    private(set) var sourceIdentity: Int
+
+    /// Makes the item draw `source`, of the same size as the one it drew, whose pixels are
+    /// `identity` (a store drawn again): it lands on the same pixels. In place: a line of text
+    /// whose store is redrawn every frame keeps its item, footprint and all.
+    mutating func redraw(from source: Source, identity: Int) {
+        assert(source.width == self.source.width && source.height == self.source.height, "a redrawn source keeps its size")
+        self.source = source
+        sourceIdentity = identity
+    }
 
     /// Whether the item paints exactly what `other` paints: the same source pixels, in the same
     /// color, through the same map, opacity, filter and clip, onto the same pixels. Compared

@@ -241,7 +241,10 @@ private struct Walk {
         layer.hasBeenRendered = true
         layer.displayIfNeeded()
         let key = ObjectIdentifier(layer)
-        if notify, let earlier = frame.presentations[key], earlier.time == localTime { return earlier.layer }
+        // (Most frames present no copy: then there is no earlier one to look up.)
+        if notify, !frame.presentations.isEmpty, let earlier = frame.presentations[key], earlier.time == localTime {
+            return earlier.layer
+        }
         guard !layer.animationEntries.isEmpty else { return layer }
         noteNextAnimationChange(of: layer, after: localTime)
         if !notify { return layer.presentationCopy(atLocalTime: localTime, notify: false) ?? layer }
@@ -298,6 +301,7 @@ private struct Walk {
         let space = model.sublayerSpaceTransform
         var visits: [(index: Int, sublayer: Sublayer)] = []
         var contentRefreshes: [Int] = []
+        contentRefreshes.reserveCapacity(targets.count)
         for (index, layer) in targets {
             let child = object.children[index]
             let t = layer.localTime(fromParent: time)
@@ -556,6 +560,7 @@ private struct Walk {
 
     /// Emits the object's own items anew and damages what differs from the items it had.
     private func reemit(_ object: RenderObject, position: [Int]?) {
+        if reemitSoleCoverage(object, position: position) { return }
         let oldBefore = object.before, oldAfter = object.after, oldKeys = object.storeKeys
         // The ink the items painted, read before emitting queues their stores to be drawn again.
         let refines = position != nil && frame.paintsDamage
@@ -580,6 +585,37 @@ private struct Walk {
         if damage(from: oldAfter, ink: inkAfter, to: object.after, refines: refines) {
             frame.noteChange(at: position, then: PaintPosition.afterMark)
         }
+    }
+
+    /// `reemit` for an object whose one item, of coverage, is redrawn where it lies (a line of
+    /// text whose string changed; `ItemEmitter.redrawSoleCoverage`): damaged as
+    /// `damage(from:ink:to:refines:)` damages a changed item, read in place. False, having
+    /// changed nothing, when the object paints anything else or its item moves.
+    private func reemitSoleCoverage(_ object: RenderObject, position: [Int]?) -> Bool {
+        let area = object.inputs.targetArea.pixelRect
+        guard object.emittedArea == area, object.before.count == 1 else { return false }
+        // The ink the item painted, read before its store is queued to be drawn again.
+        let refines = position != nil && frame.paintsDamage
+        let ink = refines ? paintedInk(object.before[0]) : nil
+        guard let redraw = ItemEmitter.redrawSoleCoverage(of: object, cache: cache, targetArea: area) else { return false }
+        if let position, redraw != .unchanged {
+            // Before and after, the item has the same footprint and transform.
+            if redraw == .redrawn {
+                if refines, ink != nil, case let .coverage(mask, _) = object.before[0].source {
+                    frame.inkedDamage.append((mask, object.before[0].transform, object.before[0].footprint))
+                } else {
+                    frame.damage.append(contentsOf: object.before[0].footprint)
+                }
+            }
+            if let ink {
+                FrameChanges.appendInked(object.before[0].footprint, ink: ink, through: object.before[0].transform, to: &frame.damage)
+            } else {
+                frame.damage.append(contentsOf: object.before[0].footprint)
+            }
+            frame.noteChange(at: position, then: PaintPosition.beforeMark)
+        }
+        if redraw == .gone { object.before = [] }
+        return true
     }
 
     /// The ink of the mask a coverage item of the last frame painted from, while the mask is as

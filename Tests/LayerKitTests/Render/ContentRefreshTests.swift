@@ -196,4 +196,100 @@ import Testing
         #expect(damage.extents.maxY <= 6 + 22 + 1)
         #expect(target.hasSamePixels(as: try Renderer(threadCount: 1).render(board.root)))
     }
+
+    /// A shape of one color is coverage, like text: a path that grows past the last frame's
+    /// store moves and resizes the store, so its item is placed anew, not redrawn where it was
+    /// (`ItemEmitter.redrawSoleCoverage`); one that keeps its extent is redrawn in place.
+    @Test func aCoverageStoreThatGrowsOrMovesIsPlacedAnew() throws {
+        let root = rootLayer(160, 120)
+        root.backgroundColor = Color(red: 0.1, green: 0.12, blue: 0.18)
+        let shape = ShapeLayer()
+        shape.frame = CGRect(x: 20.5, y: 15.25, width: 60, height: 50)
+        shape.fillColor = Color(red: 0.9, green: 0.8, blue: 0.2)
+        shape.path = Path(ellipseIn: CGRect(x: 10, y: 10, width: 30, height: 20))
+        root.addSublayer(shape)
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 160, height: 120)
+        try expectFresh(renderer, root, into: target, "first frame")
+        try withoutActions {
+            let paths = [CGRect(x: 12, y: 10, width: 26, height: 20),    // the same extent's store
+                         CGRect(x: -15, y: 5, width: 90, height: 40),    // past the bounds: a larger store
+                         CGRect(x: 30, y: 30, width: 50, height: 45),    // moved and resized
+                         CGRect(x: 31, y: 30, width: 48, height: 45)]
+            for (step, rect) in paths.enumerated() {
+                shape.path = Path(ellipseIn: rect)
+                try expectFresh(renderer, root, into: target, "path \(step)")
+            }
+            shape.fillColor = .red
+            try expectFresh(renderer, root, into: target, "another color")
+        }
+    }
+
+    /// A line whose text goes (nothing drawn), comes back, and changes color: its item goes,
+    /// comes back and is redrawn in another color, each frame as a fresh one.
+    @Test func textThatGoesComesBackAndChangesColorRendersAsFreshFrames() throws {
+        let board = Board()
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 320, height: 200)
+        try expectFresh(renderer, board.root, into: target, "first frame")
+        try withoutActions {
+            board.labels[0].string = ""
+            board.labels[2].string = nil
+            try expectFresh(renderer, board.root, into: target, "gone")
+            board.labels[0].string = "BACK 0"
+            board.labels[2].string = "BACK 2"
+            try expectFresh(renderer, board.root, into: target, "back")
+            board.labels[0].foregroundColor = .red
+            board.labels[3].string = "TURNED, RED"
+            board.labels[3].foregroundColor = .red
+            try expectFresh(renderer, board.root, into: target, "red")
+            board.labels[0].string = "RED AND NEW"
+            try expectFresh(renderer, board.root, into: target, "red, new text")
+        }
+    }
+
+    /// Lines whose text changes every frame under superlayers that animate — one its color
+    /// (the lines keep their places), one its position by fractions of a pixel, one its
+    /// opacity — are rebuilt or refreshed each frame, and every frame is a fresh one's.
+    @Test func textUnderAnimatingSuperlayersRendersAsFreshFrames() throws {
+        let root = rootLayer(320, 160)
+        root.backgroundColor = Color(red: 0.1, green: 0.12, blue: 0.18)
+        var lines: [TextLayer] = []
+        for (i, keyPath) in ["backgroundColor", "position.x", "opacity"].enumerated() {
+            let panel = Layer()
+            panel.frame = CGRect(x: 10, y: 10 + CGFloat(i) * 48, width: 220, height: 40)
+            panel.backgroundColor = Color(red: 0.2, green: 0.2, blue: 0.3)
+            root.addSublayer(panel)
+            let line = TextLayer()
+            line.font = "DejaVu Sans"
+            line.fontSize = 16
+            line.foregroundColor = Color(red: 0.9, green: 0.92, blue: 0.85)
+            line.frame = CGRect(x: 6.5, y: 8, width: 200, height: 22)
+            line.string = "LINE \(i)"
+            panel.addSublayer(line)
+            lines.append(line)
+            let animation = BasicAnimation(keyPath: keyPath)
+            switch keyPath {
+            case "backgroundColor":
+                animation.fromValue = Color(red: 0.2, green: 0.2, blue: 0.3)
+                animation.toValue = Color(red: 0.5, green: 0.1, blue: 0.1)
+            case "position.x":
+                animation.fromValue = 120.0
+                animation.toValue = 140.0
+            default:
+                animation.fromValue = 1.0
+                animation.toValue = 0.4
+            }
+            animation.duration = 10
+            panel.add(animation, forKey: "animation")
+        }
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 320, height: 160)
+        try withoutActions {
+            for frame in 0..<5 {
+                for (i, line) in lines.enumerated() { line.string = "LINE \(i)  \(frame * 137 + i).\(frame)" }
+                try expectFresh(renderer, root, into: target, at: Double(frame) * 0.37, "frame \(frame)")
+            }
+        }
+    }
 }
