@@ -176,15 +176,24 @@ open class Layer {
     /// Supplies actions and custom drawing.
     public weak var delegate: (any LayerDelegate)?
 
+    // The bookkeeping below marked `@exclusivity(unchecked)` is read and written on every
+    // change and every frame a layer is drawn in; the runtime's exclusivity check on each
+    // access (a class's stored property that other modules can see, or that a mutating call
+    // holds, is checked at run time) cost more than the work. That is safe because no access
+    // to one of them can overlap another to the same layer's: each is a single read or write
+    // of a number or flag, or for `tracking` a call to one of `ChangeTracking`'s mutating
+    // methods, which reach no layer (a weak reference is formed, nothing more); none is passed
+    // `inout` or reached through a key path. The compiler still checks each function on its own.
+
     /// Set once the layer has been drawn in a frame: from then on property changes animate.
-    var hasBeenRendered = false
+    @exclusivity(unchecked) var hasBeenRendered = false
     /// Set on presentation copies, which never start implicit animations.
-    var isPresentationCopy = false
+    @exclusivity(unchecked) var isPresentationCopy = false
     /// For a presentation copy, the model it was made from.
     var modelLayerStorage: Layer?
     /// On a model: bumped by every change of a declared property, even one that invalidates
     /// nothing. On a presentation copy: the model's count when the copy was made or last reset.
-    var declaredChanges: UInt64 = 0
+    @exclusivity(unchecked) var declaredChanges: UInt64 = 0
     /// On a presentation copy: the storage of each declared property set on it since it was
     /// made or last reset (`resetPresentationCopy`), repeats allowed.
     var writtenSlots: [DeclaredStorageSlot] = []
@@ -197,7 +206,7 @@ open class Layer {
     // MARK: Display
 
     /// Whether `display()` must run before the layer is next drawn.
-    public internal(set) var needsDisplay = false
+    @exclusivity(unchecked) public internal(set) var needsDisplay = false
 
     /// Whether a change of bounds size calls `setNeedsDisplay()`.
     @Declared(Properties.needsDisplayOnBoundsChange) public var needsDisplayOnBoundsChange: Bool
@@ -287,11 +296,12 @@ open class Layer {
     // MARK: Change tracking
 
     /// Bumped whenever anything that is rasterized into the layer's backing store changes.
-    public internal(set) var contentVersion: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var contentVersion: UInt64 = 0
     /// Bumped on every change to the layer, its sublayer list or anything it draws.
-    public internal(set) var changeCount: UInt64 = 0
+    @exclusivity(unchecked) public internal(set) var changeCount: UInt64 = 0
     /// Change stamps that let a renderer revisit only what changed (Layer+ChangeTracking.swift).
-    var tracking = ChangeTracking()
+    /// (Unchecked: see `hasBeenRendered`.)
+    @exclusivity(unchecked) var tracking = ChangeTracking()
 
     /// Records a change: the one place every change to the layer arrives, with what it
     /// invalidates (declared properties pass their declaration's; see `propertyDidChange`).

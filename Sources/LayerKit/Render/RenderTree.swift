@@ -113,15 +113,21 @@ final class RenderTree {
 /// What one frame's update changed: damaged target pixels, the earliest painter's-order position
 /// that changed, and the animation handlers to run once the frame is done.
 final class FrameChanges {
+    // `@exclusivity(unchecked)` below: these are touched for every changed layer, and the
+    // runtime's check on each access (made because one is passed `inout`) cost more than the
+    // appends. Safe: a frame's changes are reached only by its renderer's update, on one
+    // thread, and the only access held across a call is `damage` passed to `appendInked`,
+    // which touches nothing but its arguments.
+
     /// Target pixels whose paint may differ from the last frame.
-    var damage: [PixelRect] = []
+    @exclusivity(unchecked) var damage: [PixelRect] = []
     /// The earliest position in painter's order whose paint changed (nil: none).
-    var firstChange: PaintPosition?
+    @exclusivity(unchecked) var firstChange: PaintPosition?
     /// Animation start and stop handlers found while presenting layers, run after the frame (so
     /// that user code never changes the tree while it is being read).
     var callbacks: [() -> Void] = []
     /// The presentation copies made this frame, so that a layer is presented once per frame.
-    var presentations: [ObjectIdentifier: (time: TimeInterval, layer: Layer)] = [:]
+    @exclusivity(unchecked) var presentations: [ObjectIdentifier: (time: TimeInterval, layer: Layer)] = [:]
     /// The frame's tree time.
     var time: TimeInterval = 0
     /// The earliest tree time at which an animation changes what is shown: the frame's own
@@ -136,7 +142,7 @@ final class FrameChanges {
     /// for a mask drawn this frame is known once the content pass has drawn it
     /// (`resolveInkedDamage()`). A line of text whose figures change damages its ink, old and
     /// new, not its whole line box.
-    var inkedDamage: [(mask: AlphaMask, transform: Homography, footprint: [PixelRect])] = []
+    @exclusivity(unchecked) var inkedDamage: [(mask: AlphaMask, transform: Homography, footprint: [PixelRect])] = []
     /// Whether the frame paints only its damage (the same target as the last frame): otherwise
     /// the damage is not used, and not refined to ink.
     let paintsDamage: Bool
