@@ -289,7 +289,8 @@ struct ItemEmitter {
     static func redrawSoleCoverage(of object: RenderObject, cache: BackingStoreCache, targetArea: PixelRect) -> SoleCoverageRedraw? {
         guard object.kind == .plain, object.after.isEmpty, object.before.count == 1, object.storeKeys.count == 1 else { return nil }
         let node = object.node
-        guard node.shadow == nil, node.border == nil, node.tint == nil, let content = node.content,
+        // (`case .none`: comparing the shadow with nil copied it, path and all.)
+        guard case .none = node.shadow, node.border == nil, node.tint == nil, let content = node.content,
               let color = content.coverageColor, object.storeKeys[0] == coverageKey(of: node),
               let (area, scale) = storeGeometry(contentArea(content, of: node), node: node, targetArea: targetArea)
         else { return nil }

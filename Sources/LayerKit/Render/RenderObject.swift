@@ -180,6 +180,15 @@ struct PaintPosition: Comparable {
         path.map { Self.path($0, then: childMark(index)) }
     }
 
+    /// Whether the path `path + [mark, last]` comes before `other` (`<` without making it).
+    static func precedes(_ path: [Int], then mark: Int, _ last: Int, _ other: [Int]) -> Bool {
+        guard precedes(path, then: mark, other) else { return false }
+        // `path + [mark]` is before `other`: so is the longer path, unless `other` continues
+        // `path + [mark]` (then `last` decides) or is it (then the longer path comes after).
+        guard path.count < other.count, other[path.count] == mark, path.elementsEqual(other.prefix(path.count)) else { return true }
+        return path.count + 1 < other.count && (last < other[path.count + 1] || last == other[path.count + 1] && path.count + 2 < other.count)
+    }
+
     /// Whether the path `path + [mark]` comes before `other` (`<` without making the path).
     static func precedes(_ path: [Int], then mark: Int, _ other: [Int]) -> Bool {
         for (i, step) in path.enumerated() {

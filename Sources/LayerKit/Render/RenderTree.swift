@@ -161,6 +161,15 @@ final class FrameChanges {
         firstChange = PaintPosition(path: PaintPosition.path(path, then: mark))
     }
 
+    /// `noteChange(at: path + [mark, last])`, making that path only when it is the new first
+    /// change (a child redrawn in place notes its change from its superlayer's path).
+    func noteChange(at path: [Int], then mark: Int, _ last: Int) {
+        if let first = firstChange, !PaintPosition.precedes(path, then: mark, last, first.path) { return }
+        var position = PaintPosition.path(path, then: mark)
+        position.append(last)
+        firstChange = PaintPosition(path: position)
+    }
+
     /// Adds the inked parts of `inkedDamage`'s footprints to `damage`: after the content pass,
     /// when every mask holds what will be painted from it.
     func resolveInkedDamage() {
@@ -287,20 +296,19 @@ private struct Walk {
         let model = object.model
         let changed = model.takeChangedChildren(after: seenBefore)
             ?? (model.sublayerStorage + (model.mask.map { [$0] } ?? [])).filter { $0.tracking.subtreeStamp > seenBefore }
-        var targets: [(index: Int, layer: Layer)] = []
+        // The slots of the children to revisit (each child's layer is its object's model).
+        var targets: [Int] = []
         targets.reserveCapacity(changed.count + object.animatedChildren.count)
         var maskChanged = false
         // Each changed child is listed once (`takeChangedChildren`, or each sublayer once).
         for layer in changed {
             if layer === model.mask { maskChanged = true; continue }
             guard let index = slots[ObjectIdentifier(layer)] else { return false }
-            targets.append((index, layer))
+            targets.append(index)
         }
         if !object.animatedChildren.isEmpty {
-            let listed = Set(targets.map(\.index))
-            for index in object.animatedChildren where !listed.contains(index) {
-                targets.append((index, object.children[index].model))
-            }
+            let listed = Set(targets)
+            for index in object.animatedChildren where !listed.contains(index) { targets.append(index) }
         }
         if maskChanged, object.mask == nil { return false }
         // Present and check them all before touching anything.
@@ -308,8 +316,8 @@ private struct Walk {
         var visits: [(index: Int, sublayer: Sublayer)] = []
         var contentRefreshes: [Int] = []
         contentRefreshes.reserveCapacity(targets.count)
-        for (index, layer) in targets {
-            let child = object.children[index]
+        for index in targets {
+            let child = object.children[index], layer = child.model
             let t = layer.localTime(fromParent: time)
             let p = present(layer, at: t)
             if refreshesContentOnly(child, presented: p) {
@@ -322,7 +330,7 @@ private struct Walk {
         }
         tree.countVisit()
         for index in contentRefreshes {
-            refreshContent(of: object.children[index], position: object.kind == .group ? nil : PaintPosition.child(index, of: position))
+            refreshContent(of: object.children[index], slot: index, under: object.kind == .group ? nil : position)
         }
         for (index, sublayer) in visits {
             let old = object.children[index]
@@ -371,14 +379,17 @@ private struct Walk {
 
     /// Brings up to date the object of a layer that `refreshesContentOnly` admitted: its content
     /// and border are described anew and its items emitted from them (its stores redrawn where
-    /// their fingerprints changed), the rest of its node kept.
-    private func refreshContent(of object: RenderObject, position: [Int]?) {
+    /// their fingerprints changed), the rest of its node kept. The object is child `slot` of
+    /// an object at `parent` in painter's order (nil inside a group); its own path is made only
+    /// when needed (a line redrawn in place notes its change without one).
+    private func refreshContent(of object: RenderObject, slot: Int, under parent: [Int]?) {
         let layer = object.model
         tree.countVisit()
         tree.countContentRefresh()
         let content = contentDescription(of: layer, scale: object.node.rasterScale), border = borderDescription(of: layer)
         object.node.replace(content: content, border: border)
-        reemit(object, position: position)
+        if reemitSoleCoverage(object, position: parent, slot: slot) { return }
+        reemit(object, position: PaintPosition.child(slot, of: parent))
     }
 
     /// Whether a layer (its presentation) is drawn through an offscreen group: for rasterizing,
@@ -596,8 +607,9 @@ private struct Walk {
     /// `reemit` for an object whose one item, of coverage, is redrawn where it lies (a line of
     /// text whose string changed; `ItemEmitter.redrawSoleCoverage`): damaged as
     /// `damage(from:ink:to:refines:)` damages a changed item, read in place. False, having
-    /// changed nothing, when the object paints anything else or its item moves.
-    private func reemitSoleCoverage(_ object: RenderObject, position: [Int]?) -> Bool {
+    /// changed nothing, when the object paints anything else or its item moves. With `slot`,
+    /// `position` is the superlayer's and the object is its child `slot`.
+    private func reemitSoleCoverage(_ object: RenderObject, position: [Int]?, slot: Int? = nil) -> Bool {
         let area = object.inputs.targetArea.pixelRect
         guard object.emittedArea == area, object.before.count == 1 else { return false }
         // The ink the item painted, read before its store is queued to be drawn again.
@@ -618,7 +630,11 @@ private struct Walk {
             } else {
                 frame.damage.append(contentsOf: object.before[0].footprint)
             }
-            frame.noteChange(at: position, then: PaintPosition.beforeMark)
+            if let slot {
+                frame.noteChange(at: position, then: PaintPosition.childMark(slot), PaintPosition.beforeMark)
+            } else {
+                frame.noteChange(at: position, then: PaintPosition.beforeMark)
+            }
         }
         if redraw == .gone { object.before = [] }
         return true

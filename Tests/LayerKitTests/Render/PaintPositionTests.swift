@@ -20,4 +20,19 @@ import Testing
         }
         #expect(before > 1000 && compared - before > 1000)
     }
+
+    /// The same for `path + [mark, last]` (a child's own paint, noted from its superlayer's
+    /// path).
+    @Test func precedesWithTwoMarksAgreesWithOrder() {
+        var g = SeededGenerator(seed: 37)
+        func path() -> [Int] { (0..<Int.random(in: 0...4, using: &g)).map { _ in Int.random(in: 0...2, using: &g) } }
+        var before = 0, after = 0
+        for _ in 0..<8000 {
+            let a = path(), mark = Int.random(in: 0...2, using: &g), last = Int.random(in: 0...2, using: &g), b = path()
+            let expected = PaintPosition(path: a + [mark, last]) < PaintPosition(path: b)
+            #expect(PaintPosition.precedes(a, then: mark, last, b) == expected, "\(a) + [\(mark), \(last)] vs \(b)")
+            if expected { before += 1 } else { after += 1 }
+        }
+        #expect(before > 1000 && after > 1000)
+    }
 }
