@@ -22,13 +22,19 @@ final class RenderObject {
         let instance: Int
     }
 
+    // The fields marked `@exclusivity(unchecked)` are read for every changed layer, and the
+    // runtime's check on each access (made because some are held across a mutating call)
+    // cost more than the reads. Safe: an object is reached only by its renderer's update (and
+    // the item lists it hands out), on one thread, and the accesses held across calls —
+    // `node.replace`, `before[i].redraw` — touch only the value they mutate.
+
     let model: Layer
     let key: Key
-    var kind: Kind = .plain
+    @exclusivity(unchecked) var kind: Kind = .plain
     /// What the object was built from, besides its own layer's state.
-    var inputs: NodeInputs
+    @exclusivity(unchecked) var inputs: NodeInputs
     /// What the layer draws in the target (for a group: the group's composite).
-    var node: RenderNode
+    @exclusivity(unchecked) var node: RenderNode
     /// For a group, the layer's own content and border, drawn inside its offscreen bitmap.
     var inner: RenderNode?
     /// The presented zPosition, which orders sublayers.
@@ -48,7 +54,7 @@ final class RenderObject {
     var culledAnimated: [Layer] = []
     /// What sublayers are placed with: the map into the target (or offscreen), the opacity they
     /// inherit, the target area, the clip their items get, and whether they are at rest.
-    var childPlacement = ChildPlacement()
+    @exclusivity(unchecked) var childPlacement = ChildPlacement()
 
     /// Whether the layer itself has animations (it is presented anew every frame).
     var selfAnimated = false
@@ -56,17 +62,17 @@ final class RenderObject {
     var subtreeAnimated = false
 
     /// Items painted beneath the sublayers (shadow, content; for a group: shadow, composite).
-    var before: [PaintItem] = []
+    @exclusivity(unchecked) var before: [PaintItem] = []
     /// Items painted over the sublayers (the border).
-    var after: [PaintItem] = []
+    @exclusivity(unchecked) var after: [PaintItem] = []
     /// For a group: its own content and border inside the offscreen bitmap.
     var innerBefore: [PaintItem] = [], innerAfter: [PaintItem] = []
     /// For a group: what redrawing its bitmap keeps from one redraw to the next.
     var groupRedraw: GroupRedraw?
     /// The backing stores the items above draw from, each once (released when the object goes).
-    var storeKeys: [PaintItem.Key] = []
+    @exclusivity(unchecked) var storeKeys: [PaintItem.Key] = []
     /// The target area the items above were emitted into (nil: none emitted yet).
-    var emittedArea: PixelRect?
+    @exclusivity(unchecked) var emittedArea: PixelRect?
 
     init(model: Layer, instance: Int, inputs: NodeInputs, node: RenderNode) {
         self.model = model

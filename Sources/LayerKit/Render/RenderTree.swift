@@ -873,7 +873,8 @@ private struct Walk {
     // MARK: Descriptions
 
     private func contentDescription(of layer: Layer, scale: CGFloat) -> ContentDescription? {
-        let drawn = layer.model().drawnContent(scale: scale)
+        // (The model without `model()`'s cast: a copy's model is of the copy's class.)
+        let drawn = (layer.modelLayerStorage ?? layer).drawnContent(scale: scale)
         let contents = layer.contents.map {
             ContentsDescription(image: $0, gravity: layer.contentsGravity, rect: layer.contentsRect,
                                 center: layer.contentsCenter, scale: max(layer.contentsScale, 1e-3),
