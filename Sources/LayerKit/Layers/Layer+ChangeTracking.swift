@@ -109,6 +109,24 @@ extension Layer {
         tracking.changedChildrenSince = ChangeClock.now
         return complete ? children.compactMap { $0.layer.flatMap { $0.tracking.subtreeStamp > stamp ? $0 : nil } } : nil
     }
+
+    /// `takeChangedChildren(after:)` without making the list of layers: passes each child in it
+    /// to `body` until `body` returns false (then so does this). Nil, having passed none, when
+    /// this layer cannot say. (A frame takes every changed line of a text board this way: a
+    /// list made of them retained and released each, and the layers' weak references make
+    /// those slow.)
+    func takeChangedChildren(after stamp: UInt64, _ body: (Layer) -> Bool) -> Bool? {
+        let complete = tracking.changedChildrenSince <= stamp
+        let children = tracking.changedChildren
+        tracking.changedChildren.removeAll(keepingCapacity: true)
+        tracking.changedChildrenSince = ChangeClock.now
+        guard complete else { return nil }
+        for entry in children {
+            guard let layer = entry.layer, layer.tracking.subtreeStamp > stamp else { continue }
+            if !body(layer) { return false }
+        }
+        return true
+    }
 }
 
 extension Layer {

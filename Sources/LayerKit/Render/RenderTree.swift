@@ -294,17 +294,27 @@ private struct Walk {
     private func updateChangedChildren(of object: RenderObject, time: TimeInterval, position: [Int]?) -> Bool {
         guard let slots = object.childSlots else { return false }
         let model = object.model
-        let changed = model.takeChangedChildren(after: seenBefore)
-            ?? (model.sublayerStorage + (model.mask.map { [$0] } ?? [])).filter { $0.tracking.subtreeStamp > seenBefore }
         // The slots of the children to revisit (each child's layer is its object's model).
         var targets: [Int] = []
-        targets.reserveCapacity(changed.count + object.animatedChildren.count)
+        targets.reserveCapacity(slots.count)
         var maskChanged = false
+        let maskLayer = model.mask
         // Each changed child is listed once (`takeChangedChildren`, or each sublayer once).
-        for layer in changed {
-            if layer === model.mask { maskChanged = true; continue }
+        func list(_ layer: Layer) -> Bool {
+            if layer === maskLayer { maskChanged = true; return true }
             guard let index = slots[ObjectIdentifier(layer)] else { return false }
             targets.append(index)
+            return true
+        }
+        switch model.takeChangedChildren(after: seenBefore, list) {
+        case false?:
+            return false
+        case nil:
+            for layer in model.sublayerStorage + (maskLayer.map { [$0] } ?? []) where layer.tracking.subtreeStamp > seenBefore {
+                guard list(layer) else { return false }
+            }
+        case true?:
+            break
         }
         if !object.animatedChildren.isEmpty {
             let listed = Set(targets)
