@@ -60,7 +60,16 @@ public struct Declared<Root: Layer, Value: Sendable> {
                 // path into that field, so that no key path to it is kept at run time.
                 let base = UnsafeRawPointer(Unmanaged.passUnretained(layer).toOpaque())
                 let offset = withUnsafeMutablePointer(to: &layer[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
-                assert((base + offset).assumingMemoryBound(to: Self.self).pointee.declaration === declaration)
+                // Checked once a declaration, in every build: the field lies just after the
+                // layer's header (no layer class has 64 KB of fields; a temporary elsewhere in
+                // memory would not) and holds this very declaration. Key path application gives a
+                // stored field's own address, but the language does not promise it; were a
+                // temporary ever handed out instead, this stops here rather than copying through
+                // a wrong address.
+                guard offset > 0, offset < 1 << 16,
+                      (base + offset).assumingMemoryBound(to: Self.self).pointee.declaration === declaration else {
+                    preconditionFailure("LayerKit: the storage of \(Root.self).\(declaration.name) is not a field of the layer")
+                }
                 declaration.learnStorage(offset: offset)
             }
             layer[keyPath: storageKeyPath].value = new
