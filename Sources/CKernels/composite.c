@@ -518,10 +518,40 @@ static inline __m128i first_lanes(int n) {
     static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     return _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)n));
 }
+
+/* A glyph's rows in SSE2 (lk_glyph_rows_fn). Where the mask is still clear (most of a line:
+ * glyphs rarely overlap, and later glyphs sit to the right), over(0, g) = g is stored as it is. */
+static inline __attribute__((always_inline)) void add_glyph_rows_sse2(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
+                                                                      ptrdiff_t src_stride, int32_t rows, int32_t n, int32_t steps) {
+    if (steps > 0) {
+        const __m128i last = first_lanes(n - (steps - 1) * 16 < 16 ? n - (steps - 1) * 16 : 16);
+        const uint8_t *s = src;
+        uint8_t *d = dst;
+        for (int32_t r = 0; r < rows; r++, s += src_stride, d += dst_stride) {
+            for (int32_t j = 0; j + 1 < steps; j++) {
+                const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
+                const __m128i c = _mm_loadu_si128((const __m128i *)(s + 16 * j));
+                _mm_storeu_si128((__m128i *)(d + 16 * j), lk_all_zero16(m) ? c : lk_coverage_over16(m, c));
+            }
+            const int32_t j = steps - 1;
+            const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
+            const __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(s + 16 * j)), last);
+            _mm_storeu_si128((__m128i *)(d + 16 * j), lk_all_zero16(m) ? c : lk_coverage_over16(m, c));
+        }
+    }
+    if (steps * 16 < n) lk_add_glyph_bytes(dst, dst_stride, src, src_stride, rows, steps * 16, n);
+}
 #endif
 
+/* A glyph's rows a byte at a time (lk_glyph_rows_fn). */
+static inline __attribute__((always_inline)) void add_glyph_rows_scalar(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
+                                                                        ptrdiff_t src_stride, int32_t rows, int32_t n, int32_t steps) {
+    (void)steps;
+    lk_add_glyph_bytes(dst, dst_stride, src, src_stride, rows, 0, n);
+}
+
 lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
-                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked) {
+                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked, lk_variant variant) {
     if (!mask || width < 0 || height < 0 || stride < width || count < 0 || (count > 0 && !glyphs) ||
         (int64_t)stride * height > INT32_MAX)
         return LK_INVALID;
@@ -529,60 +559,18 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_
         const lk_glyph_blit *g = &glyphs[i];
         if (g->coverage && (g->width < 0 || g->height < 0 || g->stride < g->width)) return LK_INVALID;
     }
-    int64_t ix0 = INT64_MAX, iy0 = INT64_MAX, ix1 = INT64_MIN, iy1 = INT64_MIN;
-    for (int32_t i = 0; i < count; i++) {
-        const lk_glyph_blit *g = &glyphs[i];
-        if (!g->coverage) continue;
-        /* The glyph's pixels inside the mask, in mask pixels. */
-        const int64_t gx = (int64_t)g->x - mask_x, gy = (int64_t)g->y - mask_y;
-        const int64_t x0 = gx > 0 ? gx : 0, y0 = gy > 0 ? gy : 0;
-        const int64_t x1 = gx + g->width < width ? gx + g->width : width;
-        const int64_t y1 = gy + g->height < height ? gy + g->height : height;
-        if (x0 >= x1 || y0 >= y1) continue;
-        if (x0 < ix0) ix0 = x0;
-        if (y0 < iy0) iy0 = y0;
-        if (x1 > ix1) ix1 = x1;
-        if (y1 > iy1) iy1 = y1;
-        const int32_t n = (int32_t)(x1 - x0), rows = (int32_t)(y1 - y0);
-        const uint8_t *src = g->coverage + (ptrdiff_t)(y0 - gy) * g->stride + (x0 - gx);
-        uint8_t *dst = mask + (ptrdiff_t)y0 * stride + x0;
-        int32_t k = 0;
+    if (variant == LK_VARIANT_AUTO || !lk_kernels_variant_is_available(variant)) variant = lk_kernels_variant();
+    switch (variant) {
 #if LK_X86
-        /* Whole 16-byte steps while both rows have room for them (the same in every row): the
-         * last step's lanes past the glyph's pixels are cleared, so their mask bytes stay.
-         * Where the mask is still clear (most of a line: glyphs rarely overlap, and later
-         * glyphs sit to the right), over(0, g) = g is stored as it is. */
-        const int64_t room = g->stride - (x0 - gx) < stride - x0 ? g->stride - (x0 - gx) : stride - x0;
-        const int32_t steps = (int32_t)((n + 15) / 16 * 16 <= room ? (n + 15) / 16 : room / 16);
-        if (steps > 0) {
-            const __m128i last = first_lanes(n - (steps - 1) * 16 < 16 ? n - (steps - 1) * 16 : 16);
-            const uint8_t *s = src;
-            uint8_t *d = dst;
-            for (int32_t r = 0; r < rows; r++, s += g->stride, d += stride) {
-                for (int32_t j = 0; j + 1 < steps; j++) {
-                    const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
-                    const __m128i c = _mm_loadu_si128((const __m128i *)(s + 16 * j));
-                    _mm_storeu_si128((__m128i *)(d + 16 * j), lk_all_zero16(m) ? c : lk_coverage_over16(m, c));
-                }
-                const int32_t j = steps - 1;
-                const __m128i m = _mm_loadu_si128((const __m128i *)(d + 16 * j));
-                const __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(s + 16 * j)), last);
-                _mm_storeu_si128((__m128i *)(d + 16 * j), lk_all_zero16(m) ? c : lk_coverage_over16(m, c));
-            }
-            k = steps * 16 < n ? steps * 16 : n;
-        }
+    case LK_VARIANT_AVX2:
+        lk_a8_add_glyphs_avx2(mask, mask_x, mask_y, width, height, stride, glyphs, count, inked);
+        break;
+    case LK_VARIANT_SSE2:
+        lk_add_glyphs_with(mask, mask_x, mask_y, width, height, stride, glyphs, count, inked, add_glyph_rows_sse2);
+        break;
 #endif
-        if (k < n) {
-            for (int32_t r = 0; r < rows; r++) {
-                const uint8_t *s = src + (ptrdiff_t)r * g->stride;
-                uint8_t *d = dst + (ptrdiff_t)r * stride;
-                for (int32_t c = k; c < n; c++) d[c] = lk_coverage_over(d[c], s[c]);
-            }
-        }
-    }
-    if (inked) {
-        if (ix0 < ix1) *inked = (lk_box){(int32_t)ix0, (int32_t)iy0, (int32_t)ix1, (int32_t)iy1};
-        else *inked = (lk_box){0, 0, 0, 0};
+    default:
+        lk_add_glyphs_with(mask, mask_x, mask_y, width, height, stride, glyphs, count, inked, add_glyph_rows_scalar);
     }
     return LK_OK;
 }

@@ -174,6 +174,72 @@ LK_INLINE __m128i lk_coverage_over16(__m128i m, __m128i g) {
 }
 #endif
 
+/* lk_a8_add_glyphs' glyphs after the arguments were checked, each glyph's part inside the mask
+ * handed to `rows`: `rows` rows of `n` glyph bytes (n > 0) from `src` over the mask's at `dst`,
+ * with `steps` whole 16-byte steps a row that both rows have room for (0 when they have not;
+ * the row function adds what its steps leave); the last step's lanes past `n` must leave their
+ * mask bytes as they are. Inlined into each variant's function with its row function, so that
+ * a glyph costs no call. */
+typedef void (*lk_glyph_rows_fn)(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride, int32_t rows,
+                                 int32_t n, int32_t steps);
+
+/* One glyph's part inside the mask handed to `rows_fn`, its box in mask pixels into `box`; 0
+ * when no part of it is inside. */
+LK_INLINE int lk_add_glyph_with(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
+                                const lk_glyph_blit *g, lk_box *box, lk_glyph_rows_fn rows_fn) {
+    /* The glyph's pixels inside the mask, in mask pixels. */
+    const int64_t gx = (int64_t)g->x - mask_x, gy = (int64_t)g->y - mask_y;
+    const int64_t x0 = gx > 0 ? gx : 0, y0 = gy > 0 ? gy : 0;
+    const int64_t x1 = gx + g->width < width ? gx + g->width : width;
+    const int64_t y1 = gy + g->height < height ? gy + g->height : height;
+    if (x0 >= x1 || y0 >= y1) return 0;
+    *box = (lk_box){(int32_t)x0, (int32_t)y0, (int32_t)x1, (int32_t)y1};
+    const int32_t n = (int32_t)(x1 - x0);
+    const ptrdiff_t src_stride = g->stride;
+    /* Whole 16-byte steps while both rows have room for them (the same in every row). */
+    const int64_t room = src_stride - (x0 - gx) < stride - x0 ? src_stride - (x0 - gx) : stride - x0;
+    const int32_t steps = (int32_t)((n + 15) / 16 * 16 <= room ? (n + 15) / 16 : room / 16);
+    rows_fn(mask + (ptrdiff_t)y0 * stride + x0, stride, g->coverage + (ptrdiff_t)(y0 - gy) * src_stride + (x0 - gx), src_stride,
+            (int32_t)(y1 - y0), n, steps);
+    return 1;
+}
+
+/* The union of `box` and `other` (`box` empty when x1 >= x2). */
+LK_INLINE void lk_box_add(lk_box *box, lk_box other) {
+    if (box->x1 >= box->x2) {
+        *box = other;
+        return;
+    }
+    if (other.x1 < box->x1) box->x1 = other.x1;
+    if (other.y1 < box->y1) box->y1 = other.y1;
+    if (other.x2 > box->x2) box->x2 = other.x2;
+    if (other.y2 > box->y2) box->y2 = other.y2;
+}
+
+LK_INLINE void lk_add_glyphs_with(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
+                                  const lk_glyph_blit *glyphs, int32_t count, lk_box *inked, lk_glyph_rows_fn rows_fn) {
+    lk_box all = {0, 0, 0, 0}, box;
+    for (int32_t i = 0; i < count; i++) {
+        if (glyphs[i].coverage && lk_add_glyph_with(mask, mask_x, mask_y, width, height, stride, &glyphs[i], &box, rows_fn))
+            lk_box_add(&all, box);
+    }
+    if (inked) *inked = all;
+}
+
+/* A glyph's rows from byte `k` on, one byte at a time (scalar code, and what 16-byte steps left). */
+LK_INLINE void lk_add_glyph_bytes(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride, int32_t rows,
+                                  int32_t k, int32_t n) {
+    for (int32_t r = 0; r < rows; r++, src += src_stride, dst += dst_stride)
+        for (int32_t c = k; c < n; c++) dst[c] = lk_coverage_over(dst[c], src[c]);
+}
+
+#if LK_X86
+/* lk_a8_add_glyphs in AVX2 (kernels_avx2.c), its arguments checked. */
+void lk_a8_add_glyphs_avx2(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
+                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked);
+#endif
+
+
 /* Source over destination. */
 LK_INLINE uint32_t lk_over(uint32_t s, uint32_t d) {
     return lk_add_un8x4(s, lk_mul_un8x4(d, 255 - (s >> 24)));

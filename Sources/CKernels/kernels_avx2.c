@@ -307,6 +307,88 @@ LK_SIMD vi avx2_a8_affine_sample(const lk_a8_source *s, vi fx, vi fy, int edge, 
     return v_srli(_mm256_madd_epi16(_mm256_maddubs_epi16(v_a8_quads(s, x0, y0), wh), wv), 14);
 }
 
+/* Coverage g over m for sixteen bytes, each widened to a 16-bit lane of one register (AVX2
+ * multiplies all sixteen at once, where SSE2 needs two registers' worth): m + g − (t · 257) >> 16,
+ * t = m·g + 128, which is lk_coverage_over's rounding (see lk_coverage_over16). No test for a clear
+ * mask: over(0, g) = g and over(m, 0) = m come out of the same arithmetic, in fewer instructions
+ * than testing and branching took. */
+static inline __attribute__((always_inline)) __m128i avx2_coverage_over16(__m128i m, __m128i g) {
+    const __m256i m16 = _mm256_cvtepu8_epi16(m), g16 = _mm256_cvtepu8_epi16(g);
+    const __m256i p = _mm256_mulhi_epu16(_mm256_add_epi16(_mm256_mullo_epi16(m16, g16), _mm256_set1_epi16(0x80)),
+                                         _mm256_set1_epi16(0x0101));
+    const __m256i r = _mm256_sub_epi16(_mm256_add_epi16(m16, g16), p);
+    return _mm_packus_epi16(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+
+/* A glyph's rows in AVX2 (lk_glyph_rows_fn). A glyph of one step a row (text's usual: up to 16
+ * pixels across) goes two rows a turn. */
+static inline __attribute__((always_inline)) void avx2_add_glyph_rows(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
+                                                                      ptrdiff_t src_stride, int32_t rows, int32_t n, int32_t steps) {
+    if (steps == 0) {
+        lk_add_glyph_bytes(dst, dst_stride, src, src_stride, rows, 0, n);
+        return;
+    }
+    if (steps * 16 < n) lk_add_glyph_bytes(dst, dst_stride, src, src_stride, rows, steps * 16, n);
+    const int32_t tail = n - (steps - 1) * 16 < 16 ? n - (steps - 1) * 16 : 16;
+    static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const __m128i last = _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)tail));
+    if (steps == 1) {
+        int32_t r = 0;
+        for (; r + 2 <= rows; r += 2, src += 2 * src_stride, dst += 2 * dst_stride) {
+            const __m128i m0 = _mm_loadu_si128((const __m128i *)dst), m1 = _mm_loadu_si128((const __m128i *)(dst + dst_stride));
+            const __m128i g0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)src), last);
+            const __m128i g1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(src + src_stride)), last);
+            _mm_storeu_si128((__m128i *)dst, avx2_coverage_over16(m0, g0));
+            _mm_storeu_si128((__m128i *)(dst + dst_stride), avx2_coverage_over16(m1, g1));
+        }
+        if (r < rows) {
+            const __m128i g = _mm_and_si128(_mm_loadu_si128((const __m128i *)src), last);
+            _mm_storeu_si128((__m128i *)dst, avx2_coverage_over16(_mm_loadu_si128((const __m128i *)dst), g));
+        }
+    } else {
+        const int32_t j = steps - 1;
+        for (int32_t r = 0; r < rows; r++, src += src_stride, dst += dst_stride) {
+            for (int32_t i = 0; i < j; i++) {
+                const __m128i m = _mm_loadu_si128((const __m128i *)(dst + 16 * i));
+                _mm_storeu_si128((__m128i *)(dst + 16 * i),
+                                 avx2_coverage_over16(m, _mm_loadu_si128((const __m128i *)(src + 16 * i))));
+            }
+            const __m128i m = _mm_loadu_si128((const __m128i *)(dst + 16 * j));
+            const __m128i g = _mm_and_si128(_mm_loadu_si128((const __m128i *)(src + 16 * j)), last);
+            _mm_storeu_si128((__m128i *)(dst + 16 * j), avx2_coverage_over16(m, g));
+        }
+    }
+}
+
+/* A glyph that may reach past the mask's edges, or is wider than one step. */
+static __attribute__((noinline)) int avx2_add_glyph_clipped(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width,
+                                                            int32_t height, int32_t stride, const lk_glyph_blit *g, lk_box *box) {
+    return lk_add_glyph_with(mask, mask_x, mask_y, width, height, stride, g, box, avx2_add_glyph_rows);
+}
+
+/* A line's glyphs usually lie inside its mask and are at most 16 pixels across: those go
+ * straight to one step a row, with nothing to clip. (Wider glyphs too made the loop keep
+ * more on the stack, costing every glyph more than it saved the wide ones.) */
+void lk_a8_add_glyphs_avx2(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
+                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked) {
+    lk_box all = {0, 0, 0, 0}, box;
+    for (int32_t i = 0; i < count; i++) {
+        const lk_glyph_blit *g = &glyphs[i];
+        if (!g->coverage) continue;
+        const int64_t gx = (int64_t)g->x - mask_x, gy = (int64_t)g->y - mask_y;
+        const int32_t w = g->width, h = g->height;
+        if (gx >= 0 && gy >= 0 && gx + w <= width && gy + h <= height && w > 0 && w <= 16 && h > 0 && g->stride >= 16 &&
+            stride - gx >= 16) {
+            box = (lk_box){(int32_t)gx, (int32_t)gy, (int32_t)gx + w, (int32_t)gy + h};
+            avx2_add_glyph_rows(mask + (ptrdiff_t)gy * stride + gx, stride, g->coverage, g->stride, h, w, 1);
+        } else if (!avx2_add_glyph_clipped(mask, mask_x, mask_y, width, height, stride, g, &box)) {
+            continue;
+        }
+        lk_box_add(&all, box);
+    }
+    if (inked) *inked = all;
+}
+
 #pragma clang attribute pop
 
 const lk_kernel_table lk_avx2_table = {lk_simd_entries, (int)(sizeof lk_simd_entries / sizeof lk_simd_entries[0]), LK_N,

@@ -161,10 +161,12 @@ typedef struct lk_glyph_blit {
  * ((t + (t >> 8)) >> 8, t = m·g + 128). Glyphs are clipped to the mask; only bytes of the
  * mask's rows are written, and those outside a glyph keep their value. When `inked` is not
  * null it receives the union of the glyphs' boxes inside the mask, in mask pixels (x1 >= x2
- * when none reaches it). LK_INVALID, writing nothing, for a null or undersized mask, or a glyph
- * with coverage and a negative size or a stride shorter than its width. */
+ * when none reaches it). `variant` picks the code (AUTO, or one not available here: the
+ * process's); every variant writes the same bytes. LK_INVALID, writing nothing, for a null or
+ * undersized mask, or a glyph with coverage and a negative size or a stride shorter than its
+ * width. */
 lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
-                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked);
+                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked, lk_variant variant);
 
 /* Writes the vertical pairs of a `width` x `height` A8 source (at least 2x2) into `pairs`, with
  * a clear border (see lk_job.pairs): height + 1 rows of `pairs_stride` bytes (at least

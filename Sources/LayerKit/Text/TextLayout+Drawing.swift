@@ -199,7 +199,7 @@ extension TextLayout {
         let status = run.coverage.withUnsafeBufferPointer { coverage in
             coverage.withMemoryRebound(to: lk_glyph_blit.self) { blits in
                 lk_a8_add_glyphs(mask, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), Int32(stride),
-                                 blits.baseAddress, Int32(blits.count), &inked)
+                                 blits.baseAddress, Int32(blits.count), &inked, LK_VARIANT_AUTO)
             }
         }
         assert(status == LK_OK, "glyph blits out of range")

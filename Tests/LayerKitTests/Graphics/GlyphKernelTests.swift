@@ -50,9 +50,12 @@ import Testing
 
     /// Random masks (rows padded or not, laid over random pixels), glyphs of every width around
     /// the 16-byte steps, with rows padded or exact, overlapping one another and the mask's
-    /// edges, and glyphs without ink, into clear masks and masks holding anything: the mask equals the definition's byte for byte, the padding
-    /// of its rows untouched, and the inked box is the union of the glyphs' pixels in the mask.
-    @Test func addedGlyphsEqualCoverageOverGlyphByGlyph() throws {
+    /// edges, and glyphs without ink, into clear masks and masks holding anything, in every
+    /// variant: the mask equals the definition's byte for byte, the padding of its rows
+    /// untouched, and the inked box is the union of the glyphs' pixels in the mask.
+    @Test(arguments: [LK_VARIANT_SCALAR, LK_VARIANT_SSE2, LK_VARIANT_AVX2, LK_VARIANT_AUTO])
+    func addedGlyphsEqualCoverageOverGlyphByGlyph(_ variant: lk_variant) throws {
+        guard variant == LK_VARIANT_AUTO || lk_kernels_variant_is_available(variant) != 0 else { return }
         var g = SeededGenerator(seed: 57)
         var steps = 0
         for trial in 0..<600 {
@@ -88,7 +91,7 @@ import Testing
             var inked = lk_box(x1: -7, y1: -7, x2: -7, y2: -7)
             let status = withExtendedLifetime(glyphs) {
                 lk_a8_add_glyphs(mask, Int32(maskX), Int32(maskY), Int32(width), Int32(height), Int32(stride), blits,
-                                 Int32(blits.count), &inked)
+                                 Int32(blits.count), &inked, variant)
             }
             #expect(status == LK_OK)
             let ink = inked.x1 < inked.x2 && inked.y1 < inked.y2
@@ -106,7 +109,7 @@ import Testing
             let result = Array(UnsafeBufferPointer(start: mask, count: stride * height))
             if result != expected {
                 let i = result.indices.first { result[$0] != expected[$0] }!
-                Issue.record("trial \(trial): \(width)x\(height) stride \(stride), byte (\(i % stride), \(i / stride)) is \(result[i]), not \(expected[i])")
+                Issue.record("\(variant) trial \(trial): \(width)x\(height) stride \(stride), byte (\(i % stride), \(i / stride)) is \(result[i]), not \(expected[i])")
                 return
             }
         }
@@ -123,19 +126,19 @@ import Testing
             var negative = good
             negative.height = -1
             for bad in [narrow, negative] {
-                #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [good, bad], 2, nil) == LK_INVALID)
+                #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [good, bad], 2, nil, LK_VARIANT_AUTO) == LK_INVALID)
             }
-            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 7, [good], 1, nil) == LK_INVALID, "a mask row shorter than its width")
-            #expect(lk_a8_add_glyphs(nil, 0, 0, 8, 8, 8, [good], 1, nil) == LK_INVALID)
-            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, nil, 1, nil) == LK_INVALID)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 7, [good], 1, nil, LK_VARIANT_AUTO) == LK_INVALID, "a mask row shorter than its width")
+            #expect(lk_a8_add_glyphs(nil, 0, 0, 8, 8, 8, [good], 1, nil, LK_VARIANT_AUTO) == LK_INVALID)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, nil, 1, nil, LK_VARIANT_AUTO) == LK_INVALID)
             #expect(mask.allSatisfy { $0 == 9 })
             // A glyph without coverage is one without ink, however odd its other fields.
             var empty = negative
             empty.coverage = nil
             var inked = lk_box(x1: 1, y1: 1, x2: 2, y2: 2)
-            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [empty], 1, &inked) == LK_OK)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [empty], 1, &inked, LK_VARIANT_AUTO) == LK_OK)
             #expect(mask.allSatisfy { $0 == 9 } && inked.x1 >= inked.x2, "nothing inked")
-            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [empty, good], 2, &inked) == LK_OK)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [empty, good], 2, &inked, LK_VARIANT_AUTO) == LK_OK)
             #expect(mask.allSatisfy { $0 == CoverageOverSink.over(9, 200) })
             #expect(inked.x1 == 0 && inked.y1 == 0 && inked.x2 == 8 && inked.y2 == 8)
         }
