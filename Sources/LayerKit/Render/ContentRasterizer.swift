@@ -35,7 +35,9 @@ enum ContentRasterizer {
             }
         }
         if let text = c.text {
-            layout(text, in: c.bounds).draw(into: store, at: c.bounds.origin, transform: toStore)
+            var laidOut = layout(text, in: c.bounds)
+            laidOut.draw(into: store, at: c.bounds.origin, transform: toStore)
+            laidOut.recycle()
         }
         if let drawn = c.drawn {
             // Drawn over the whole bounds, usually at exactly the store's scale.
@@ -55,7 +57,10 @@ enum ContentRasterizer {
             if shape.strokeColor != nil { store.stroke(shape.strokedPath, style: shape.stroke, transform: toStore) }
         }
         if let text = c.text {
-            layout(text, in: c.bounds).drawCoverage(into: store, at: c.bounds.origin, transform: toStore)
+            var laidOut = layout(text, in: c.bounds)
+            laidOut.drawCoverage(into: store, at: c.bounds.origin, transform: toStore)
+            // Drawn once and dropped: its arrays serve the thread's next line.
+            laidOut.recycle()
         }
     }
 

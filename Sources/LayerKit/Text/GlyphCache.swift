@@ -275,7 +275,7 @@ final class GlyphCache: Sendable {
         fileprivate let cache: GlyphCache
 
         /// The coverage of each glyph of `requests` (all of `font`), in order, into `coverage`
-        /// (emptied first), valid until the reading ends: hits under one lock, misses
+        /// (made as long as `requests`, whatever it held), valid until the reading ends: hits under one lock, misses
         /// rasterized outside it (another thread may rasterize the same glyph meanwhile; both
         /// make the same pixels).
         func look(font: Font, for requests: [Request], into coverage: inout [Coverage]) {
@@ -316,8 +316,14 @@ final class GlyphCache: Sendable {
 
     /// `Reading.look(font:for:into:)`.
     private func look(font: Font, for requests: [Request], into coverage: inout [Coverage]) {
-        coverage.removeAll(keepingCapacity: true)
-        coverage.append(contentsOf: repeatElement(.none, count: requests.count))
+        // Every position is written below (found, or made and kept), so the array only takes
+        // the requests' count, keeping what it held (a run's array is reused from line to line,
+        // and refilling it element by element cost more than the lookups).
+        if coverage.count > requests.count {
+            coverage.removeLast(coverage.count - requests.count)
+        } else if coverage.count < requests.count {
+            coverage.append(contentsOf: repeatElement(.none, count: requests.count - coverage.count))
+        }
         var missing: [Int] = []
         requests.withUnsafeBufferPointer { requests in
             coverage.withUnsafeMutableBufferPointer { coverage in

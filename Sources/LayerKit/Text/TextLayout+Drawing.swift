@@ -73,15 +73,15 @@ extension TextLayout {
         /// Each cached glyph's request to the cache (with its whole-pixel origin).
         var requests: [GlyphCache.Request] = []
         /// Each request's coverage, placed in device pixels (valid during the reading it was
-        /// looked up in).
+        /// looked up in, once placed).
         var coverage: [GlyphCache.Coverage] = []
         /// Indices of glyphs whose outlines are filled instead.
         var large: [Int] = []
 
-        /// Emptied, keeping the arrays' storage.
+        /// Emptied, keeping the arrays' storage. (`coverage` keeps its elements too: the
+        /// lookup sets its length, and only writes.)
         mutating func removeAll() {
             requests.removeAll(keepingCapacity: true)
-            coverage.removeAll(keepingCapacity: true)
             large.removeAll(keepingCapacity: true)
         }
 
@@ -124,8 +124,9 @@ extension TextLayout {
                 }
                 // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
                 let sx = Self.roundedHalfAway(x * phases), sy = Self.roundedHalfAway(y * phases)
+                // |x|, |y| < 10⁷: the whole pixels fit 32 bits without a check.
                 run.requests.append(GlyphCache.Request(glyph: id, scale: scale, phaseX: sx & 7, phaseY: sy & 7,
-                                                       x: Int32(sx >> 3), y: Int32(sy >> 3)))
+                                                       x: Int32(truncatingIfNeeded: sx >> 3), y: Int32(truncatingIfNeeded: sy >> 3)))
             }
         }
         reading.look(font: font, for: run.requests, into: &run.coverage)
@@ -170,7 +171,11 @@ extension TextLayout {
         let inkBefore = mask.inkBounds
         var inked = PixelRect(x: 0, y: 0, width: 0, height: 0)
         var outlined: [Int] = []
+        // The thread's run, its arrays kept from the line before.
+        let scratch = TextScratch.current
         var run = PlacedRun()
+        swap(&run, &scratch.run)
+        defer { if run.requests.capacity <= TextScratch.keptElements { swap(&run, &scratch.run) } }
         mask.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             cache.reading { reading in

@@ -109,7 +109,7 @@ struct TextLayout {
     }
 
     /// A run's font, size and color, which its pieces share.
-    private struct Style {
+    struct Style {
         let font: Font
         let size: CGFloat
         let color: Color
@@ -118,7 +118,7 @@ struct TextLayout {
     }
 
     /// A piece shaped: a word (with its trailing space) or a line break, in one style.
-    private struct Shaped {
+    struct Shaped {
         /// Its style: an index in the layout's styles.
         let style: Int
         let glyphs: [Font.Glyph]
@@ -132,7 +132,7 @@ struct TextLayout {
 
     /// A piece's text: bytes of an ASCII run's text (a word found without making a string of
     /// it), or a string of its own.
-    private enum PieceText {
+    enum PieceText {
         case bytes(run: Int, Range<Int>)
         case string(String)
     }
@@ -144,9 +144,12 @@ struct TextLayout {
                                                 explicitFont: Font? = nil) {
         let size = fontSize.isFinite && fontSize > 0 ? min(fontSize, 10_000) : 36
         let defaultFont = explicitFont ?? (try? Font.named(defaultFamily)) ?? (try? Font.named(Font.defaultFamily))
-        var styles: [Style] = []
+        // The arrays come from the thread's scratch (kept from a layout recycled before).
+        let scratch = TextScratch.current
+        var styles = TextScratch.take(&scratch.styles)
         styles.reserveCapacity(runs.count)
-        var shaped: [Shaped] = []
+        var shaped = TextScratch.take(&scratch.shaped)
+        defer { TextScratch.give(&shaped, to: &scratch.shaped) }
         // About a piece per four bytes of text (words and their spaces).
         shaped.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count / 4 + 1 })
         for (index, run) in runs.enumerated() {   // runs are numbered from 0 (`PieceText.bytes`)
@@ -167,7 +170,8 @@ struct TextLayout {
 
         // Break into lines (stretches of `shaped`, read in place rather than copied out), noting
         // which end a paragraph (justified text leaves those alone).
-        var lines: [(pieces: Range<Int>, endsParagraph: Bool)] = []
+        var lines = TextScratch.take(&scratch.breaks)
+        defer { TextScratch.give(&lines, to: &scratch.breaks) }
         var lineStart = 0
         var lineWidth: CGFloat = 0
         for i in shaped.indices {
@@ -191,7 +195,7 @@ struct TextLayout {
             lines = [(shaped.count - 1..<shaped.count, true)]
         }
         // Place the glyphs.
-        var placed: [PlacedGlyph] = [], placedLines: [Range<Int>] = []
+        var placed = TextScratch.take(&scratch.glyphs), placedLines = TextScratch.take(&scratch.lines)
         placed.reserveCapacity(shaped.reduce(0) { $0 + $1.glyphs.count })
         placedLines.reserveCapacity(lines.count)
         var widest: CGFloat = 0
@@ -239,6 +243,18 @@ struct TextLayout {
     }
 
     private static func unitScale(_ font: Font, _ size: CGFloat) -> CGFloat { size / CGFloat(font.unitsPerEm) }
+
+    /// Gives the layout's storage to the calling thread's next layout (`TextScratch`), leaving
+    /// it empty: for a layout drawn once and dropped (the content pass's).
+    mutating func recycle() {
+        let scratch = TextScratch.current
+        TextScratch.give(&glyphs, to: &scratch.glyphs)
+        TextScratch.give(&lines, to: &scratch.lines)
+        TextScratch.give(&styles, to: &scratch.styles)
+        glyphs = []
+        lines = []
+        styles = []
+    }
 
     /// A run's pieces, shaped, appended to `shaped`: words keep the run's style; spaces and
     /// newlines are where lines may break. Each character keeps at most
