@@ -54,25 +54,41 @@ final class ContentPass {
             early.finish()
             self.early = nil
         }
-        Self.run(waiting + later, threads: threads)
+        // (Joined only when both hold jobs: a frame below the early threshold queues all its
+        // stores in `later`, and the copy was an allocation a frame.)
+        Self.run(waiting.isEmpty ? later : later.isEmpty ? waiting : waiting + later, threads: threads)
         waiting = []
         later = []
     }
 
     /// Draws `jobs` now, level by level, each level in parallel.
     static func run(_ jobs: [BackingStoreCache.Job], threads: Int) {
-        guard !jobs.isEmpty else { return }
-        let levels = Dictionary(grouping: jobs, by: \.level).sorted { $0.key < $1.key }
-        for (_, level) in levels {
-            let pixels = level.reduce(0) { $0 + $1.surface.width * $1.surface.height }
-            if threads == 1 || level.count == 1 || pixels < parallelPixelThreshold {
-                for job in level { job.draw() }
-                continue
-            }
-            // Largest first, so that a big store does not start last and finish alone.
-            let batch = JobBatch(level.sorted { $0.surface.width * $0.surface.height > $1.surface.width * $1.surface.height })
-            DispatchQueue.concurrentPerform(iterations: min(threads, level.count)) { _ in batch.drainJobs() }
+        guard let first = jobs.first else { return }
+        // Usually every job is of one level (a frame of changed content and borders): grouping
+        // them in a dictionary cost more than drawing a small store.
+        if jobs.allSatisfy({ $0.level == first.level }) {
+            runLevel(jobs, threads: threads)
+            return
         }
+        for (_, level) in Dictionary(grouping: jobs, by: \.level).sorted(by: { $0.key < $1.key }) {
+            runLevel(level, threads: threads)
+        }
+    }
+
+    /// Draws the jobs of one level, in parallel when there are enough pixels.
+    private static func runLevel(_ level: [BackingStoreCache.Job], threads: Int) {
+        if threads == 1 || level.count == 1 {
+            for job in level { job.draw() }
+            return
+        }
+        let pixels = level.reduce(0) { $0 + $1.surface.width * $1.surface.height }
+        if pixels < parallelPixelThreshold {
+            for job in level { job.draw() }
+            return
+        }
+        // Largest first, so that a big store does not start last and finish alone.
+        let batch = JobBatch(level.sorted { $0.surface.width * $0.surface.height > $1.surface.width * $1.surface.height })
+        DispatchQueue.concurrentPerform(iterations: min(threads, level.count)) { _ in batch.drainJobs() }
     }
 }
 
