@@ -189,6 +189,15 @@ uint32_t lk_faint_coverage(uint32_t color);
 lk_status lk_texels_not_clear_box(const void *src, int32_t width, int32_t height, int32_t src_stride, lk_format format,
                                   uint32_t faint, lk_box *box);
 
+/* `v` rounded to the nearest whole number, halves away from zero (C's round), for |v| < 2^52
+ * (the caller checks: beyond 2^63 the conversion is undefined): truncation and an exact
+ * remainder, inlined, where Swift's conversion checks its range at every call. */
+static inline int64_t lk_rounded_half_away(double v) {
+    const int64_t whole = (int64_t)v;
+    const double rest = v - (double)whole;
+    return rest >= 0.5 ? whole + 1 : rest <= -0.5 ? whole - 1 : whole;
+}
+
 /* A premultiplied color times an 8-bit opacity, rounded as pixman multiplies by a mask: the
  * solid color an A8 composite's coverage multiplies. */
 uint32_t lk_color_times_opacity(uint32_t color, uint8_t opacity);

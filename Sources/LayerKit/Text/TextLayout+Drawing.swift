@@ -133,12 +133,10 @@ extension TextLayout {
     }
 
     /// `v` rounded to the nearest whole number, halves away from zero (`rounded()`), for
-    /// |v| < 2⁵²: truncation and an exact remainder, without a call into the C library.
+    /// |v| < 2⁵² (the caller checks): truncation and an exact remainder, without a call into
+    /// the C library, and inlined from C without the range checks of Swift's conversion.
     @inline(__always)
-    private static func roundedHalfAway(_ v: CGFloat) -> Int {
-        let whole = Int(v), rest = v - CGFloat(whole)
-        return rest >= 0.5 ? whole + 1 : rest <= -0.5 ? whole - 1 : whole
-    }
+    private static func roundedHalfAway(_ v: CGFloat) -> Int { Int(lk_rounded_half_away(Double(v))) }
 
     /// The outlines of `indices`' glyphs, placed in points (offset by `origin`), as one path.
     private func outlines<Indices: Sequence<Int>>(of indices: Indices, at origin: CGPoint) -> Path {
