@@ -436,12 +436,15 @@ uint32_t lk_color_times_opacity(uint32_t color, uint8_t opacity) {
 
 /* ---- Whole-pixel offsets of A8 coverage ---- */
 
-/* A valid job's source placed at (x, y), through its format's offset rows. */
-static lk_status composite_offset(const lk_job *job, int32_t x, int32_t y) {
+/* A valid job's source placed at (x, y), through its format's offset rows (`map` LK_MAP_OFFSET)
+ * or, A8 only, its rows over `base` (LK_MAP_ON_BASE), which write every pixel they cover, clear
+ * coverage and clear colors too. */
+static lk_status composite_offset(const lk_job *job, int32_t x, int32_t y, lk_map map, uint32_t base) {
     lk_context c = make_context(job);
-    if (draws_nothing(&c, job)) return LK_OK;
+    c.base = base;
+    if (map == LK_MAP_OFFSET && draws_nothing(&c, job)) return LK_OK;
     int lanes = 1;
-    const lk_kernel_entry *e = find_entry(lk_table(job->variant), job->format, LK_MAP_OFFSET, LK_FILTER_NEAREST, &lanes);
+    const lk_kernel_entry *e = find_entry(lk_table(job->variant), job->format, map, LK_FILTER_NEAREST, &lanes);
     if (!e) return LK_INVALID;
     lk_row row;
     memset(&row, 0, sizeof row);
@@ -462,7 +465,12 @@ static lk_status composite_offset(const lk_job *job, int32_t x, int32_t y) {
 
 lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y) {
     if (!valid(job) || job->format != LK_FORMAT_A8) return LK_INVALID;
-    return composite_offset(job, x, y);
+    return composite_offset(job, x, y, LK_MAP_OFFSET, 0);
+}
+
+lk_status lk_composite_a8_on_base(const lk_job *job, int32_t x, int32_t y, uint32_t base) {
+    if (!valid(job) || job->format != LK_FORMAT_A8) return LK_INVALID;
+    return composite_offset(job, x, y, LK_MAP_ON_BASE, base);
 }
 
 /* ---- Whole-pixel offsets of a8r8g8b8 pixels ---- */
@@ -470,7 +478,7 @@ lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y) {
 lk_status lk_composite_argb_offset(const lk_job *job, int32_t x, int32_t y) {
     if (!valid(job) || job->format != LK_FORMAT_ARGB32 || (job->op != LK_OP_OVER && job->op != LK_OP_SRC))
         return LK_INVALID;
-    return composite_offset(job, x, y);
+    return composite_offset(job, x, y, LK_MAP_OFFSET, 0);
 }
 
 /* ---- Vertical pairs of A8 sources ---- */

@@ -38,6 +38,8 @@ typedef struct lk_context {
     uint8_t opacity;
     /* A8 jobs: the color times the opacity (so their rows ignore `opacity`). */
     uint32_t color;
+    /* LK_MAP_ON_BASE jobs: what every destination pixel they write holds before. */
+    uint32_t base;
     /* A8 jobs: the source's vertical pairs (lk_job.pairs), or NULL. */
     const uint8_t *pairs;
     ptrdiff_t pairs_stride;
@@ -90,8 +92,10 @@ LK_INLINE void lk_prefetch_run(const lk_run *run) {
 }
 
 /* LK_MAP_OFFSET: A8 coverage placed at a whole-pixel offset; its row functions get the first
- * mask pixel (fx, fy) in whole pixels, and ignore the filter. */
-typedef enum lk_map { LK_MAP_AFFINE = 0, LK_MAP_PROJECTIVE = 1, LK_MAP_OFFSET = 2 } lk_map;
+ * mask pixel (fx, fy) in whole pixels, and ignore the filter. LK_MAP_ON_BASE: the same
+ * placement over destination pixels that all hold the context's `base`, which its rows write
+ * without reading them. */
+typedef enum lk_map { LK_MAP_AFFINE = 0, LK_MAP_PROJECTIVE = 1, LK_MAP_OFFSET = 2, LK_MAP_ON_BASE = 3 } lk_map;
 
 /* One entry of a variant's table, as pixman's fast paths: what it handles and its row functions.
  * `inner` may assume every texel it reads is inside the source (affine bilinear: the pixel's

@@ -62,6 +62,17 @@ static void a8_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, in
     for (int32_t i = 0; i < count; i++) lk_store_a8(dst + i, (uint32_t)mask[i] << 24, c->color);
 }
 
+/* a8_offset over pixels that hold the base, which are not read. */
+static void a8_on_base(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
+    const lk_context *c = r->context;
+    const uint8_t *mask = c->src + (ptrdiff_t)fy * c->src_stride + fx;
+    for (int32_t i = 0; i < count; i++) {
+        uint32_t pixel = c->base;
+        lk_store_a8(&pixel, (uint32_t)mask[i] << 24, c->color);
+        dst[i] = pixel;
+    }
+}
+
 static void argb_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *dst, int32_t count) {
     const lk_context *c = r->context;
     const uint32_t *src = (const uint32_t *)(c->src + (ptrdiff_t)fy * c->src_stride) + fx;
@@ -79,6 +90,7 @@ static const lk_kernel_entry entries[] = {
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, a8_projective_bilinear, a8_projective_bilinear},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_NEAREST, a8_projective_nearest, a8_projective_nearest},
     {LK_FORMAT_A8, LK_MAP_OFFSET, LK_FILTER_NEAREST, a8_offset, a8_offset},
+    {LK_FORMAT_A8, LK_MAP_ON_BASE, LK_FILTER_NEAREST, a8_on_base, a8_on_base},
     {LK_FORMAT_ARGB32, LK_MAP_OFFSET, LK_FILTER_NEAREST, argb_offset, argb_offset},
 };
 

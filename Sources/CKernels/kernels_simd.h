@@ -48,11 +48,15 @@ LK_SIMD vi v_blend(const lk_context *c, const uint32_t *dst, vi s, int n) {
 /* Stores `n` sampled pixels as the job's operator and opacity say. */
 LK_SIMD void v_put(const lk_context *c, uint32_t *dst, vi s, int n) { v_store_n(dst, v_blend(c, dst, s, n), n); }
 
-/* `n` A8 samples (coverage 0 … 255 in each lane) as pixels: the color times the coverage, over
- * those at `dst`. */
+/* A8 samples (coverage 0 … 255 in each lane) as pixels: the color times the coverage, over
+ * the pixels `d`. */
+LK_SIMD vi v_blend_a8_on(vi color, vi d, vi coverage) {
+    return v_over(v_mul_un8(color, v_or(coverage, v_slli(coverage, 16))), d);
+}
+
+/* v_blend_a8_on over the `n` pixels at `dst`. */
 LK_SIMD vi v_blend_a8(vi color, const uint32_t *dst, vi coverage, int n) {
-    vi s = v_mul_un8(color, v_or(coverage, v_slli(coverage, 16)));
-    return v_over(s, v_load_n(dst, n));
+    return v_blend_a8_on(color, v_load_n(dst, n), coverage);
 }
 
 /* v_blend_a8 for a color whose red, green and blue are 0 (a black shadow's), `alpha` its alpha
@@ -521,6 +525,27 @@ static void a8_offset(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_REST
     if (last_inked) v_store_n(dst + count - LK_N, last, LK_N);
 }
 
+/* a8_offset over pixels that all hold the context's base: the same arithmetic with the base in
+ * place of the pixels loaded, and every pixel written (a step of clear coverage as the base),
+ * so that a painter need not fill them first. Nothing at dst is read. A run longer than a step
+ * ends with a whole step over its last pixels, writing some a second time with the same values. */
+static void a8_on_base(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RESTRICT dst, int32_t count) {
+    const lk_context *c = r->context;
+    const uint8_t *mask = c->src + (ptrdiff_t)fy * c->src_stride + fx;
+    const vi color = v_set1((int32_t)c->color), base = v_set1((int32_t)c->base);
+    if (count < LK_N) {
+        int32_t t[LK_N] = {0};
+        for (int k = 0; k < count; k++) t[k] = mask[k];
+        v_store_n(dst, v_blend_a8_on(color, base, v_lanes(t)), count);
+        return;
+    }
+    for (int32_t i = 0; i < count; i += LK_N) {
+        const int32_t at = i <= count - LK_N ? i : count - LK_N;
+        const vi coverage = v_bytes(mask + at);
+        v_store_n(dst + at, v_none(coverage) ? base : v_blend_a8_on(color, base, coverage), LK_N);
+    }
+}
+
 /* ---- Whole-pixel offsets of a8r8g8b8 pixels ---- */
 
 /* `count` source pixels from (fx, fy) stored over or into the pixels at dst, times the opacity
@@ -566,5 +591,6 @@ static const lk_kernel_entry lk_simd_entries[] = {
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_BILINEAR, a8_projective_bilinear, a8_projective_bilinear},
     {LK_FORMAT_A8, LK_MAP_PROJECTIVE, LK_FILTER_NEAREST, a8_projective_nearest, a8_projective_nearest},
     {LK_FORMAT_A8, LK_MAP_OFFSET, LK_FILTER_NEAREST, a8_offset, a8_offset},
+    {LK_FORMAT_A8, LK_MAP_ON_BASE, LK_FILTER_NEAREST, a8_on_base, a8_on_base},
     {LK_FORMAT_ARGB32, LK_MAP_OFFSET, LK_FILTER_NEAREST, argb_offset, argb_offset},
 };

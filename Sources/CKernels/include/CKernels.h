@@ -137,6 +137,14 @@ lk_status lk_composite_projective(const lk_job *job, const double matrix[9], dou
  * The filter is ignored (nothing is sampled between pixels). Only A8 jobs. */
 lk_status lk_composite_a8_offset(const lk_job *job, int32_t x, int32_t y);
 
+/* lk_composite_a8_offset where every pixel the source covers is `base`: writes, into every
+ * pixel of the job's boxes that its A8 source placed with its pixel (0, 0) at destination pixel
+ * (x, y) covers, the job's color (times its opacity) through the coverage there over `base`
+ * (`base` itself where the coverage is 0), reading no destination pixel. The same arithmetic
+ * as lk_composite_a8_offset's over a destination of `base`, so the same pixels bit for bit; a
+ * painter that knows those pixels hold its background need not fill them first. Only A8 jobs. */
+lk_status lk_composite_a8_on_base(const lk_job *job, int32_t x, int32_t y, uint32_t base);
+
 /* Composites the job's a8r8g8b8 source placed with its pixel (0, 0) at destination pixel
  * (x, y), over or source, times the job's opacity: what pixman's over_8888_8888 and
  * src_8888_8888 (through a solid mask when the opacity is below 255) draw, bit for bit. The

@@ -82,6 +82,22 @@ extension Bitmap {
         }
     }
 
+    /// `composite(_:color:transform:filter:clip:opacity:)` of `mask` placed with its pixel (0, 0)
+    /// at (`x`, `y`), within `window` and `clip`, where every pixel there that the mask covers
+    /// holds `base`: the same pixels, each written (as `base` where the coverage is 0) and none
+    /// read, so that a painter need not fill them with the base first. Drawn by the kernels in
+    /// `variant` (nil: the process's).
+    func composite(_ mask: AlphaMask, color: Color, atX x: Int, y: Int, opacity: Double, onBase base: UInt32, clip: Region,
+                   window: PixelRect, variant: KernelVariant?) {
+        let placed = PixelRect(x: x, y: y, width: mask.width, height: mask.height)
+        let part = placed.intersection(window).intersection(clip.extents).intersection(bounds)
+        guard !part.isEmpty else { return }
+        withExtendedLifetime(mask) {
+            Kernels.composite(Kernels.Source(mask), color: color.premultipliedARGB32, opacity: Self.opacity8(opacity), onBase: base,
+                              into: Kernels.Target(self, within: part), atX: x, y: y, area: clip, variant: variant)
+        }
+    }
+
     /// The kernels' composite of `premultiplied` through `mask` mapped by `transform` (whose
     /// inverse is `inverse`) into `target`, over `area`. Affine bilinear rows read each pixel's
     /// 2x2 texels from the mask's vertical pairs in one load, when `allowed`.

@@ -110,17 +110,7 @@ enum Kernels {
                           operator op: CompositeOperator = .over, opacity: UInt8, area: Region, variant: KernelVariant?) {
         precondition(op == .over || op == .source && !source.isCoverage,
                      "the kernels combine pixels over or source, and coverage over; not \(op)")
-        var job = lk_job()
-        job.dst = target.pixels
-        job.origin_x = Int32(target.originX)
-        job.origin_y = Int32(target.originY)
-        job.dst_width = Int32(target.width)
-        job.dst_height = Int32(target.height)
-        job.dst_stride = Int32(target.bytesPerRow)
-        job.src = source.pixels
-        job.src_width = Int32(source.width)
-        job.src_height = Int32(source.height)
-        job.src_stride = Int32(source.bytesPerRow)
+        var job = Self.job(from: source, into: target)
         job.format = source.isCoverage ? LK_FORMAT_A8 : LK_FORMAT_ARGB32
         job.op = op == .over ? LK_OP_OVER : LK_OP_SRC
         job.filter = filter == .bilinear ? LK_FILTER_BILINEAR : LK_FILTER_NEAREST
@@ -137,38 +127,84 @@ enum Kernels {
                 job.texels = texelsPointer
                 job.texels_faint = notClear.faint
             }
-            area.withPixmanRegion { region in
-                var count: Int32 = 0
-                guard let all = pixman_region32_rectangles(region, &count), count > 0 else { return }
-                // Only the boxes of the target's rows: a region's boxes are sorted by their top
-                // row, in bands of one top and bottom (pixman's y-x banded order), so both ends
-                // are found by bisection. A small item under a damage of many rectangles (a text
-                // board's lines) would otherwise have the kernel walk them all.
-                let (first, end) = Self.rows(Int(target.originY)..<Int(target.originY) + target.height,
-                                             of: UnsafeBufferPointer(start: all, count: Int(count)))
-                guard first < end else { return }
-                // pixman_box32_t and lk_box are both four int32_t: x1, y1, x2, y2.
-                (all + first).withMemoryRebound(to: lk_box.self, capacity: end - first) { boxes in
-                    job.boxes = UnsafePointer(boxes)
-                    job.box_count = Int32(end - first)
-                    let status: lk_status
-                    switch map {
-                    case let .affine(t):
-                        let m = t.matrix
-                        let fixed: (Int32, Int32, Int32, Int32, Int32, Int32) = (m.0.0, m.0.1, m.0.2, m.1.0, m.1.1, m.1.2)
-                        status = withUnsafePointer(to: fixed) {
-                            $0.withMemoryRebound(to: Int32.self, capacity: 6) { lk_composite_affine(&job, $0) }
-                        }
-                    case let .projective(h, epsilon):
-                        let m = [h.m11, h.m12, h.m13, h.m21, h.m22, h.m23, h.m31, h.m32, h.m33].map(Double.init)
-                        status = lk_composite_projective(&job, m, epsilon)
-                    case let .offset(x, y):
-                        status = source.isCoverage ? lk_composite_a8_offset(&job, Int32(x), Int32(y))
-                                                   : lk_composite_argb_offset(&job, Int32(x), Int32(y))
+            withBoxes(of: area, reaching: target) { boxes, count in
+                job.boxes = boxes
+                job.box_count = count
+                let status: lk_status
+                switch map {
+                case let .affine(t):
+                    let m = t.matrix
+                    let fixed: (Int32, Int32, Int32, Int32, Int32, Int32) = (m.0.0, m.0.1, m.0.2, m.1.0, m.1.1, m.1.2)
+                    status = withUnsafePointer(to: fixed) {
+                        $0.withMemoryRebound(to: Int32.self, capacity: 6) { lk_composite_affine(&job, $0) }
                     }
-                    assert(status == LK_OK, "a kernel refused its job: \(job)")
+                case let .projective(h, epsilon):
+                    let m = [h.m11, h.m12, h.m13, h.m21, h.m22, h.m23, h.m31, h.m32, h.m33].map(Double.init)
+                    status = lk_composite_projective(&job, m, epsilon)
+                case let .offset(x, y):
+                    status = source.isCoverage ? lk_composite_a8_offset(&job, Int32(x), Int32(y))
+                                               : lk_composite_argb_offset(&job, Int32(x), Int32(y))
                 }
+                assert(status == LK_OK, "a kernel refused its job: \(job)")
             }
+        }
+    }
+
+    /// A job's target and source fields.
+    private static func job(from source: Source, into target: Target) -> lk_job {
+        var job = lk_job()
+        job.dst = target.pixels
+        job.origin_x = Int32(target.originX)
+        job.origin_y = Int32(target.originY)
+        job.dst_width = Int32(target.width)
+        job.dst_height = Int32(target.height)
+        job.dst_stride = Int32(target.bytesPerRow)
+        job.src = source.pixels
+        job.src_width = Int32(source.width)
+        job.src_height = Int32(source.height)
+        job.src_stride = Int32(source.bytesPerRow)
+        return job
+    }
+
+    /// Lends `body` the boxes of `area` that may reach the target's rows (none: not called).
+    ///
+    /// Only the boxes of the target's rows: a region's boxes are sorted by their top row, in
+    /// bands of one top and bottom (pixman's y-x banded order), so both ends are found by
+    /// bisection. A small item under a damage of many rectangles (a text board's lines) would
+    /// otherwise have the kernel walk them all.
+    private static func withBoxes(of area: Region, reaching target: Target,
+                                  _ body: (UnsafePointer<lk_box>, Int32) -> Void) {
+        area.withPixmanRegion { region in
+            var count: Int32 = 0
+            guard let all = pixman_region32_rectangles(region, &count), count > 0 else { return }
+            let (first, end) = Self.rows(Int(target.originY)..<Int(target.originY) + target.height,
+                                         of: UnsafeBufferPointer(start: all, count: Int(count)))
+            guard first < end else { return }
+            // pixman_box32_t and lk_box are both four int32_t: x1, y1, x2, y2.
+            (all + first).withMemoryRebound(to: lk_box.self, capacity: end - first) { boxes in
+                body(UnsafePointer(boxes), Int32(end - first))
+            }
+        }
+    }
+
+    /// The offset composite of `color` times `opacity` through the coverage `source` placed
+    /// with its pixel (0, 0) at (`x`, `y`), into `target` within `area`, where every pixel it
+    /// covers holds `base`: each is written (as `base` where the coverage is 0), none read.
+    static func composite(_ source: Source, color: UInt32, opacity: UInt8, onBase base: UInt32, into target: Target,
+                          atX x: Int, y: Int, area: Region, variant: KernelVariant?) {
+        precondition(source.isCoverage, "only coverage is drawn over a base")
+        var job = Self.job(from: source, into: target)
+        job.format = LK_FORMAT_A8
+        job.op = LK_OP_OVER
+        job.filter = LK_FILTER_NEAREST
+        job.opacity = opacity
+        job.color = color
+        job.variant = variant?.cVariant ?? LK_VARIANT_AUTO
+        withBoxes(of: area, reaching: target) { boxes, count in
+            job.boxes = boxes
+            job.box_count = count
+            let status = lk_composite_a8_on_base(&job, Int32(x), Int32(y), base)
+            assert(status == LK_OK, "a kernel refused its job: \(job)")
         }
     }
 
