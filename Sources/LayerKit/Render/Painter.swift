@@ -81,20 +81,38 @@ enum Painter {
     /// shifting the transforms to band-local coordinates would round their fixed-point
     /// translations differently from band to band, and bilinear samples would differ in the last
     /// bit. The composite rectangles (the damage cut to the band) keep the writes in its rows.
+    ///
+    /// Over a solid base, coverage at a whole-pixel offset that lands only on the base
+    /// (`windowsOnBase`) is not composited over a fill: its window is left unfilled and drawn
+    /// over the base without reading it (`Bitmap.composite(_:color:atX:y:opacity:onBase:clip:window:variant:)`),
+    /// the same pixels. `onBase: false` composites every item over the fill, for tests to compare.
     static func paintBand(_ items: [PaintItem], into target: Bitmap, rows: Range<Int>, damage: Region, base: Base,
-                          pairs: Bool = true) {
+                          pairs: Bool = true, onBase: Bool = true) {
         let band = Region(PixelRect(x: 0, y: rows.lowerBound, width: target.width, height: rows.count))
         let area = damage.intersection(band)
         guard !area.isEmpty else { return }
         let view = Bitmap(sharingPixelsOf: target)
+        let bounds = area.extents
+        var windows: [WindowOnBase] = [], basePixel: UInt32 = 0
         switch base {
-        case let .solid(pixel): view.fill(view.bounds, premultiplied: pixel, operator: .source, clip: area)
+        case let .solid(pixel):
+            basePixel = pixel
+            if onBase { windows = windowsOnBase(items, bounds: bounds) }
+            let unfilled = windows.isEmpty ? area : area.subtracting(Region(windows.map(\.window)))
+            view.fill(view.bounds, premultiplied: pixel, operator: .source, clip: unfilled)
         case let .bitmap(picture): view.composite(picture, atX: 0, y: 0, operator: .source, clip: area)
         }
-        let bounds = area.extents
-        for item in items {
+        var next = 0
+        for (index, item) in items.enumerated() {
             // Most items miss a small damage entirely: a rectangle test before any region work.
             guard item.extent.intersects(bounds) else { continue }
+            if next < windows.count, windows[next].index == index, case let .coverage(mask, color) = item.source {
+                let on = windows[next]
+                next += 1
+                view.composite(mask, color: color, atX: on.x, y: on.y, opacity: item.opacity, onBase: basePixel, clip: area,
+                               window: on.window, variant: on.variant)
+                continue
+            }
             // Cut to the item's rectangle, not its footprint's bands: a turned or perspective
             // composite writes only its quad's exact row spans (the kernels solve them per row),
             // which the footprint holds, so the bands would only cost region work.
@@ -111,6 +129,74 @@ enum Painter {
                 guard !window.isEmpty else { continue }
                 try? view.composite(mask, color: color, transform: item.transform, filter: item.filter, clip: area,
                                     opacity: item.opacity, pairs: pairs, window: window)
+            }
+        }
+    }
+
+    /// A coverage item whose pixels within `window` are all the base when it is painted: placed
+    /// with its mask's pixel (0, 0) at (`x`, `y`), composited by the kernels in `variant`.
+    struct WindowOnBase {
+        let index: Int
+        let window: PixelRect
+        let x: Int, y: Int
+        let variant: KernelVariant?
+    }
+
+    /// A band tests each item's window against at most this many windows of items before it;
+    /// beyond, no later item is taken (a scene of thousands of layers would cost the square).
+    static let windowsOnBaseBudget = 256
+
+    /// The coverage items of `items` (in order) that reach `bounds` at whole-pixel offsets, and
+    /// whose window — the pixels they can change there: their extent, mask and ink cut to
+    /// `bounds` — meets no window of an item before them. Over a solid base, every pixel of such
+    /// a window is still the base when the item is painted, so what it draws there is a function
+    /// of the coverage alone. Windows are exact pixel rectangles (lines that abut are taken).
+    static func windowsOnBase(_ items: [PaintItem], bounds: PixelRect) -> [WindowOnBase] {
+        var earlier: [Box] = [], found: [WindowOnBase] = []
+        earlier.reserveCapacity(min(items.count, windowsOnBaseBudget))
+        let engine = Bitmap.compositeEngine
+        for index in items.indices {
+            let extent = items[index].extent
+            guard extent.intersects(bounds) else { continue }
+            guard earlier.count < windowsOnBaseBudget else { break }
+            var window = extent.intersection(bounds)
+            guard case let .coverage(mask, _) = items[index].source else {
+                earlier.append(Box(window))
+                continue
+            }
+            let transform = items[index].transform, kind = transform.kind
+            if case let .kernelOffset(x, y, variant) = CompositePath(transform, kind: kind, operator: .over, engine: engine,
+                                                                    coverage: true) {
+                window = window.intersection(PixelRect(x: x, y: y, width: mask.width, height: mask.height))
+                if let ink = mask.inkBounds { window = window.intersection(PixelRect(x: ink.x + x, y: ink.y + y, width: ink.width,
+                                                                                        height: ink.height)) }
+                guard !window.isEmpty else { continue }
+                if !Box(window).meetsAny(of: earlier) {
+                    if found.isEmpty { found.reserveCapacity(earlier.capacity) }
+                    found.append(WindowOnBase(index: index, window: window, x: x, y: y, variant: variant))
+                }
+            } else if let ink = inkedPixels(of: mask, through: transform) {
+                window = window.intersection(ink)
+            }
+            if !window.isEmpty { earlier.append(Box(window)) }
+        }
+        return found
+    }
+
+    /// A window as the tests against earlier windows read it: its edges, in 32 bits (windows lie
+    /// within a band of a bitmap).
+    struct Box {
+        let x0, y0, x1, y1: Int32
+
+        init(_ rect: PixelRect) {
+            (x0, y0, x1, y1) = (Int32(rect.minX), Int32(rect.minY), Int32(rect.maxX), Int32(rect.maxY))
+        }
+
+        /// Whether this box (not empty) shares a pixel with any of `boxes` (none empty).
+        func meetsAny(of boxes: [Box]) -> Bool {
+            boxes.withUnsafeBufferPointer { all in
+                for b in all where b.x0 < x1 && x0 < b.x1 && b.y0 < y1 && y0 < b.y1 { return true }
+                return false
             }
         }
     }
