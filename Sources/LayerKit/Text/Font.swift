@@ -92,8 +92,10 @@ public final class Font: Sendable {
         if let cached = loaded.value(for: match) {
             font = cached
         } else {
-            font = try Font(fileAt: match.path, index: match.index)
-            loaded.insert(font, for: match)
+            // Loaded outside the cache's lock (a file read); two threads that both missed keep
+            // the font stored first, so a family is one Font object (one set of glyph and shape
+            // cache entries) however many threads ask for it at once.
+            font = loaded.insertIfAbsent(try Font(fileAt: match.path, index: match.index), for: match)
         }
         if matchedNow, family != defaultFamily, !family.isEmpty, font.familyName.caseInsensitiveCompare(family) != .orderedSame,
            !["sans-serif", "serif", "monospace", "sans", "mono"].contains(family.lowercased()) {

@@ -37,6 +37,22 @@ final class LeastRecentlyUsedCache<Key: Hashable & Sendable, Value: Sendable>: S
         }
     }
 
+    /// The value already held for `key` if there is one, else `value`, stored: what two threads
+    /// that each made a value for a key they both missed agree on (both get the first one
+    /// stored, and the other is dropped). Marks the entry as just used either way.
+    func insertIfAbsent(_ value: Value, for key: Key) -> Value {
+        state.withLock { s in
+            s.clock += 1
+            if let index = s.entries.index(forKey: key) {
+                s.entries.values[index].lastUse = s.clock
+                return s.entries.values[index].value
+            }
+            s.entries[key] = (value, s.clock)
+            Self.trim(&s)
+            return value
+        }
+    }
+
     /// The most entries kept (at least 1); lowering it drops the oldest at once.
     var capacity: Int {
         get { state.withLock { $0.capacity } }
