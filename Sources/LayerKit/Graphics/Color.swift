@@ -66,10 +66,23 @@ public struct Color: Hashable, Sendable {
 
     /// The color as one premultiplied `a8r8g8b8` pixel (alpha in the top byte), each channel
     /// rounded to nearest.
+    ///
+    /// Every coverage item a frame paints asks for its color this way, so it is done without an
+    /// array and without libm: `byte` rounds as `rounded()` does (half away from zero).
     public var premultipliedARGB32: UInt32 {
         let a = Self.unit(alpha)
-        let channels = [a, Self.unit(red) * a, Self.unit(green) * a, Self.unit(blue) * a]
-        return channels.reduce(0) { $0 << 8 | UInt32(($1 * 255).rounded()) }
+        return Self.byte(a) << 24 | Self.byte(Self.unit(red) * a) << 16 | Self.byte(Self.unit(green) * a) << 8 |
+            Self.byte(Self.unit(blue) * a)
+    }
+
+    /// A unit value (0…1) as a byte, `UInt32((unit * 255).rounded())` exactly: the product
+    /// `v` lies in 0…255, so truncating gives its floor `t`, `v - t` is exact (both are
+    /// multiples of `v`'s last place), and rounding half away from zero adds one when that
+    /// fraction is at least a half.
+    @inline(__always)
+    static func byte(_ unit: Double) -> UInt32 {
+        let v = unit * 255, t = UInt32(v)
+        return v - Double(t) >= 0.5 ? t + 1 : t
     }
 
     /// The color of a premultiplied `a8r8g8b8` pixel, un-premultiplied and rounded to 8 bits.

@@ -39,6 +39,32 @@ import Testing
         #expect(Color(red: 2, green: -1, blue: .nan, alpha: 7).premultipliedARGB32 == 0xFFFF_0000)
     }
 
+    /// `premultipliedARGB32` rounds each channel as `rounded()` does: checked against that
+    /// formula at every exact half (k + 0.5 of 255), next to each, and at random colors.
+    @Test func premultipliedChannelsRoundAsRounded() {
+        func reference(_ c: Color) -> UInt32 {
+            let a = Color.unit(c.alpha)
+            return [a, Color.unit(c.red) * a, Color.unit(c.green) * a, Color.unit(c.blue) * a]
+                .reduce(0) { $0 << 8 | UInt32(($1 * 255).rounded()) }
+        }
+        var units: [Double] = [0, 1, .leastNonzeroMagnitude, 1.0.nextDown]
+        for k in 0 ..< 256 {
+            let half = (Double(k) + 0.5) / 255
+            units += [Double(k) / 255, half, half.nextUp, half.nextDown]
+        }
+        for u in units {
+            #expect(Color.byte(u) == UInt32((u * 255).rounded()), "\(u)")
+        }
+        // 0.5 · 255 = 127.5 exactly: half away from zero.
+        #expect(Color.byte(0.5) == 128)
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0 ..< 20_000 {
+            let c = Color(red: .random(in: -0.1 ... 1.1, using: &rng), green: .random(in: 0 ... 1, using: &rng),
+                          blue: units.randomElement(using: &rng)!, alpha: units.randomElement(using: &rng)!)
+            #expect(c.premultipliedARGB32 == reference(c))
+        }
+    }
+
     @Test func unpremultipliesBack() {
         #expect(Color(premultipliedARGB32: 0x8080_0000) == Color(red8: 255, green8: 0, blue8: 0, alpha8: 128))
         #expect(Color(premultipliedARGB32: 0) == .clear)
