@@ -46,6 +46,9 @@ public final class Renderer {
     private var retiredVisits = 0
     /// Trees replaced this frame, released after the new one is built.
     private var retiring: [RenderTree] = []
+    /// The buffer a frame gathers its paint items in, kept empty between frames: gathered into a
+    /// new array, a board's hundred items grew it seven times, each a move and a free.
+    private(set) var itemBuffer: [PaintItem] = []
 
     /// Creates a renderer.
     ///
@@ -125,7 +128,8 @@ public final class Renderer {
         let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
         if !damage.isEmpty {
             let picture = rasterCache.picture(for: key, firstChange: frame.firstChange)
-            var items: [PaintItem] = []
+            var items = itemBuffer
+            itemBuffer = []
             if let picture {
                 tree.rootObject?.appendItems(from: picture.boundary.path[...], to: &items)
             } else {
@@ -133,6 +137,12 @@ public final class Renderer {
             }
             Painter.paint(items, into: bitmap, damage: damage,
                           base: picture?.base ?? .solid(backgroundColor.premultipliedARGB32), threads: threadCount)
+            // Emptied now (the items hold stores and masks, which the buffer must not keep), and
+            // kept only while the frames fill a fair share of it.
+            if items.capacity <= max(1024, 4 * items.count) {
+                items.removeAll(keepingCapacity: true)
+                itemBuffer = items
+            }
         } else if let firstChange = frame.firstChange {
             _ = rasterCache.picture(for: key, firstChange: firstChange)
         }

@@ -22,6 +22,31 @@ extension Bitmap {
 }
 
 @Suite struct RendererTests {
+    /// A renderer gathers each frame's items in a buffer it keeps: frames whose item counts grow
+    /// and shrink still draw what a fresh renderer draws, the buffer is empty between frames
+    /// (it holds no store or mask), and a buffer far bigger than the frames fill is let go.
+    @Test func framesOfChangingItemCountsMatchFreshFramesAndKeepNoItems() throws {
+        let root = rootLayer(120, 90)
+        root.backgroundColor = .gray
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 120, height: 90)
+        Transaction.begin()
+        Transaction.setDisableActions(true)
+        defer { Transaction.commit() }
+        for (frame, count) in [3, 2000, 0, 40, 1].enumerated() {
+            root.sublayers = nil
+            for i in 0 ..< count {
+                let x = CGFloat(i * 7 % 110), y = CGFloat(i * 13 % 80)
+                _ = solidLayer(CGRect(x: x, y: y, width: 9, height: 9),
+                               Color(red: Double(i % 5) / 4, green: Double(frame) / 4, blue: 0.5, alpha: 0.75), in: root)
+            }
+            renderer.render(root, at: 0, into: target)
+            #expect(target.hasSamePixels(as: try Renderer(threadCount: 1).render(root, at: 0)), "frame \(frame): \(count) layers")
+            #expect(renderer.itemBuffer.isEmpty)
+            #expect(renderer.itemBuffer.capacity <= max(1024, 4 * (count + 1)))
+        }
+    }
+
     @Test func handWithBottomAnchorAtNinetyDegreesPointsRight() throws {
         let face = rootLayer()
         let hand = Layer()
