@@ -52,7 +52,13 @@ open class Layer {
     // MARK: Hierarchy
 
     /// The layer this one is a sublayer of.
-    public internal(set) weak var superlayer: Layer? { didSet { tracking.listedInParent = 0 } }
+    ///
+    /// Unchecked for exclusive access, as `maskOwner`: every change a layer records walks up
+    /// through them (`recordChange`), and the runtime's check cost as much as the weak load.
+    /// Safe because no access to either can overlap another: each is one weak load or store (a
+    /// weak store releases no strong reference, so no deinit runs within it; the observer runs
+    /// after it), and neither is passed `inout` or reached through a key path.
+    @exclusivity(unchecked) public internal(set) weak var superlayer: Layer? { didSet { tracking.listedInParent = 0 } }
 
     var sublayerStorage: [Layer] = []
 
@@ -77,8 +83,8 @@ open class Layer {
 
     var maskStorage: Layer?
 
-    /// The layer this one masks, if it is a mask.
-    weak var maskOwner: Layer? { didSet { tracking.listedInParent = 0 } }
+    /// The layer this one masks, if it is a mask. (Unchecked: see `superlayer`.)
+    @exclusivity(unchecked) weak var maskOwner: Layer? { didSet { tracking.listedInParent = 0 } }
 
     // MARK: Appearance
 
