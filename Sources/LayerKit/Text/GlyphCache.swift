@@ -209,7 +209,13 @@ final class GlyphCache: Sendable {
     }
 
     private struct State {
-        var strikes: [StrikeKey: Strike] = [:]
+        /// (Changed only through the calls below, which keep `lastFound` true.)
+        private(set) var strikes: [StrikeKey: Strike] = [:]
+        /// The strike found last and where it is: a frame's lines are mostly of one font at one
+        /// scale, and hashing its key cost more than the rest of a short line's lookups. Forgotten
+        /// whenever a strike is added or removed (which may move the others); changing a
+        /// strike's glyphs in place moves none.
+        private var lastFound: (key: StrikeKey, index: [StrikeKey: Strike].Index)?
         var bytes = 0
         var clock: UInt64 = 0
         var count = 0
@@ -221,6 +227,31 @@ final class GlyphCache: Sendable {
         /// Entries let go of while readings were under way, by the generation they went at:
         /// freed once no reading of that generation or older is left.
         var retired: [(generation: UInt64, entries: [Entry])] = []
+
+        /// Where the strike of `key` is, if there is one.
+        mutating func strikeIndex(_ key: StrikeKey) -> [StrikeKey: Strike].Index? {
+            if let lastFound, lastFound.key == key { return lastFound.index }
+            guard let index = strikes.index(forKey: key) else { return nil }
+            lastFound = (key, index)
+            return index
+        }
+
+        /// Changes the glyphs of the strike at `index` (a strike is neither added nor removed).
+        mutating func withStrike<R>(at index: [StrikeKey: Strike].Index, _ body: (inout Strike) -> R) -> R {
+            body(&strikes.values[index])
+        }
+
+        /// Changes the glyphs of the strike of `key`, made empty first if there is none.
+        mutating func withStrike<R>(_ key: StrikeKey, _ body: (inout Strike) -> R) -> R {
+            lastFound = nil
+            return body(&strikes[key, default: Strike()])
+        }
+
+        /// Sets the strike of `key`, or removes it (nil).
+        mutating func setStrike(_ key: StrikeKey, _ strike: Strike?) {
+            lastFound = nil
+            strikes[key] = strike
+        }
 
         /// Keeps `entries` until the readings under way now have ended.
         mutating func retire(_ entries: [Entry]) {
@@ -248,11 +279,12 @@ final class GlyphCache: Sendable {
         let key = StrikeKey(font: font.serial, scale: Double(scale).bitPattern)
         guard let number = Self.number(glyph: glyph, phaseX: phaseX, phaseY: phaseY) else { return Self.rasterize(font: font, request) }
         let held = state.withLock { s -> Slot? in
-            guard let index = s.strikes.index(forKey: key) else { return nil }
+            guard let index = s.strikeIndex(key) else { return nil }
             let (slot, found) = s.strikes.values[index].find(number)
             guard found else { return nil }
             s.clock += 1
-            s.strikes.values[index].touch(slot, at: s.clock)
+            let clock = s.clock
+            s.withStrike(at: index) { $0.touch(slot, at: clock) }
             return s.strikes.values[index].slots[slot]
         }
         if let held { return held.entry }
@@ -334,10 +366,10 @@ final class GlyphCache: Sendable {
                         let scale = requests[i].scale
                         var end = i + 1
                         while end < requests.count, requests[end].scale == scale { end += 1 }
-                        if let strike = s.strikes.index(forKey: StrikeKey(font: font.serial, scale: Double(scale).bitPattern)) {
+                        if let strike = s.strikeIndex(StrikeKey(font: font.serial, scale: Double(scale).bitPattern)) {
                             s.clock += 1
                             let clock = s.clock
-                            s.strikes.values[strike].lookUp(requests, i..<end, clock: clock, into: coverage, missing: &missing)
+                            s.withStrike(at: strike) { $0.lookUp(requests, i..<end, clock: clock, into: coverage, missing: &missing) }
                         } else {
                             missing.append(contentsOf: i..<end)
                         }
@@ -375,7 +407,8 @@ final class GlyphCache: Sendable {
     /// meanwhile (then that one is held and this one goes); the slot held. The caller evicts.
     private static func keep(_ entry: Entry?, number: UInt32, key: StrikeKey, in s: inout State) -> Slot {
         s.clock += 1
-        let (held, added) = s.strikes[key, default: Strike()].add(number, Slot(entry, lastUse: s.clock))
+        let slot = Slot(entry, lastUse: s.clock)
+        let (held, added) = s.withStrike(key) { $0.add(number, slot) }
         if added {
             s.bytes += bytes(of: entry)
             s.count += 1
@@ -431,7 +464,7 @@ final class GlyphCache: Sendable {
                     gone.append(entry)
                 }
             }
-            s.strikes[key] = kept.count == 0 ? nil : kept
+            s.setStrike(key, kept.count == 0 ? nil : kept)
         }
         if s.readings.isEmpty { return gone }
         s.retire(gone)

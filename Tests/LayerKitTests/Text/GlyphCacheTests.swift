@@ -120,4 +120,36 @@ import Testing
         for glyph in glyphs { _ = cache.coverage(font: font, glyph: glyph, scale: 0.04, phaseX: 0, phaseY: 0) }
         #expect(cache.retiredCount == 0)
     }
+
+    /// Runs of different strikes (scales, fonts) looked up in turn, with strikes added and
+    /// evicted between them, each find their own glyphs: the strike found last is remembered,
+    /// and must be told from the others and forgotten when strikes come and go.
+    @Test func alternatingStrikesFindTheirOwnGlyphs() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let other = try Font.named("DejaVu Serif")
+        let glyph = try #require(font.shape("g").first).id
+        let boldGlyph = try #require(other.shape("g").first).id
+        let reference = GlyphCache(capacity: 1 << 24)
+        let cache = GlyphCache(capacity: 40_000)
+        let asked: [(Font, UInt32, CGFloat)] = [(font, glyph, 0.02), (font, glyph, 0.05), (font, glyph, 0.02), (other, boldGlyph, 0.02),
+                                                (font, glyph, 0.05), (font, glyph, 0.09), (other, boldGlyph, 0.05), (font, glyph, 0.02)]
+        for round in 0..<3 {
+            for (font, glyph, scale) in asked {
+                let expected = try #require(reference.coverage(font: font, glyph: glyph, scale: scale, phaseX: 1, phaseY: 2))
+                cache.reading { reading in
+                    var coverage: [GlyphCache.Coverage] = []
+                    reading.look(font: font, for: [GlyphCache.Request(glyph: glyph, scale: scale, phaseX: 1, phaseY: 2)], into: &coverage)
+                    let blit = coverage[0].blit
+                    #expect(blit.width == Int32(expected.area.width) && blit.height == Int32(expected.area.height), "scale \(scale), round \(round)")
+                    let bytes = Array(UnsafeBufferPointer(start: blit.coverage, count: Int(blit.stride) * Int(blit.height)))
+                    #expect(bytes == expected.coverage, "scale \(scale), round \(round)")
+                }
+                #expect(cache.coverage(font: font, glyph: glyph, scale: scale, phaseX: 1, phaseY: 2)?.coverage == expected.coverage)
+            }
+            // Many glyphs of a new strike each round: the earlier strikes are evicted, and remade.
+            for glyph in Array(Set(font.shape("abcdefghijklmnopqrstuvwxyz").map(\.id))) {
+                _ = cache.coverage(font: font, glyph: glyph, scale: 0.04 + 0.01 * CGFloat(round), phaseX: 0, phaseY: 0)
+            }
+        }
+    }
 }
