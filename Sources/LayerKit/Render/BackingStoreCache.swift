@@ -47,14 +47,22 @@ final class BackingStoreCache {
         let draw: () -> Void
     }
 
-    private var entries: [PaintItem.Key: Entry] = [:]
-    private var users: [PaintItem.Key: Int] = [:]
-    private var nextGeneration = 1
-    private var jobs: [Job] = []
-    private var pendingLevels: [ObjectIdentifier: Int] = [:]
+    // The fields marked `@exclusivity(unchecked)` were checked for exclusive access at run time
+    // at every access (several for each store asked for, each frame). They are private, and every
+    // access is in this class's calls, which the renderer's update thread alone makes (the
+    // content pass's jobs capture surfaces and drawings, never the cache). No access is held
+    // across a call that could reach the cache: reads copy out; `claim` gets `pendingLevels`
+    // inout and touches only that dictionary; a write or removal may release an old entry, whose
+    // surface and fingerprint free memory and reach no cache; `takeJobs` empties `jobs` and
+    // `pendingLevels` after the copy it returns is made. So no two accesses can overlap.
+    @exclusivity(unchecked) private var entries: [PaintItem.Key: Entry] = [:]
+    @exclusivity(unchecked) private var users: [PaintItem.Key: Int] = [:]
+    @exclusivity(unchecked) private var nextGeneration = 1
+    @exclusivity(unchecked) private var jobs: [Job] = []
+    @exclusivity(unchecked) private var pendingLevels: [ObjectIdentifier: Int] = [:]
 
     /// Rasterizations queued since the cache was made (for tests and statistics).
-    private(set) var rasterizations = 0
+    @exclusivity(unchecked) private(set) var rasterizations = 0
     /// Items painted into group bitmaps by the redraws queued since the cache was made, those
     /// in bottom pictures counted when painted (for tests: a group redrawn over its picture
     /// paints only the items above it).
