@@ -99,27 +99,23 @@ extension Layer {
         }
     }
 
-    /// The children whose subtrees changed after `stamp`, or nil when this layer cannot say
-    /// (its list was reset after `stamp`, by a renderer that had looked more recently): then
-    /// every child must be checked. Resets the list: it holds the changes after now from here on.
-    func takeChangedChildren(after stamp: UInt64) -> [Layer]? {
-        let complete = tracking.changedChildrenSince <= stamp
-        let children = tracking.changedChildren
+    /// Forgets the list of changed children, for a renderer that has just looked at every child:
+    /// from here on it holds the changes after now.
+    func forgetChangedChildren() {
         tracking.changedChildren.removeAll(keepingCapacity: true)
         tracking.changedChildrenSince = ChangeClock.now
-        return complete ? children.compactMap { $0.layer.flatMap { $0.tracking.subtreeStamp > stamp ? $0 : nil } } : nil
     }
 
-    /// `takeChangedChildren(after:)` without making the list of layers: passes each child in it
-    /// to `body` until `body` returns false (then so does this). Nil, having passed none, when
-    /// this layer cannot say. (A frame takes every changed line of a text board this way: a
-    /// list made of them retained and released each, and the layers' weak references make
-    /// those slow.)
+    /// Passes each child whose subtree changed after `stamp` to `body`, until `body` returns
+    /// false (then so does this), and forgets the list (`forgetChangedChildren()`). Nil, having
+    /// passed none, when this layer cannot say (its list was reset after `stamp`, by a renderer
+    /// that had looked more recently): then every child must be checked. (Passed one by one,
+    /// not as an array: a frame takes every changed line of a text board this way, and an array
+    /// of them retained and released each, slowly, since layers are weakly referenced.)
     func takeChangedChildren(after stamp: UInt64, _ body: (Layer) -> Bool) -> Bool? {
         let complete = tracking.changedChildrenSince <= stamp
         let children = tracking.changedChildren
-        tracking.changedChildren.removeAll(keepingCapacity: true)
-        tracking.changedChildrenSince = ChangeClock.now
+        forgetChangedChildren()
         guard complete else { return nil }
         for entry in children {
             guard let layer = entry.layer, layer.tracking.subtreeStamp > stamp else { continue }

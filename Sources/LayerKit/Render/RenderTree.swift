@@ -579,7 +579,7 @@ private struct Walk {
     /// Emits the object's items, records what changed and whether the subtree animates.
     private func finish(_ object: RenderObject, old: RenderObject?, position: [Int]?) {
         // The layer's own list of changed children is consumed: the object now reflects them all.
-        _ = object.model.takeChangedChildren(after: seenBefore)
+        object.model.forgetChangedChildren()
         object.subtreeAnimated = object.selfAnimated || !object.animatedChildren.isEmpty || !object.culledAnimated.isEmpty ||
             (object.mask?.subtreeAnimated ?? false)
         reemit(object, position: position)
