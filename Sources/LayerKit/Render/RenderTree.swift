@@ -627,19 +627,10 @@ private struct Walk {
         let ink = refines ? paintedInk(object.before[0]) : nil
         guard let redraw = ItemEmitter.redrawSoleCoverage(of: object, cache: cache, targetArea: area) else { return false }
         if let position, redraw != .unchanged {
-            // Before and after, the item has the same footprint and transform.
-            if redraw == .redrawn {
-                if refines, ink != nil, case let .coverage(mask, _) = object.before[0].source {
-                    frame.inkedDamage.append((mask, object.before[0].transform, object.before[0].footprint))
-                } else {
-                    frame.damage.append(contentsOf: object.before[0].footprint)
-                }
-            }
-            if let ink {
-                FrameChanges.appendInked(object.before[0].footprint, ink: ink, through: object.before[0].transform, to: &frame.damage)
-            } else {
-                frame.damage.append(contentsOf: object.before[0].footprint)
-            }
+            // Damaged as `damage(from:ink:to:refines:)` damages a changed item, new and old: both
+            // have the same footprint and transform.
+            if redraw == .redrawn { damageNew(object.before, 0, byInk: refines && ink != nil) }
+            damageOld(object.before, 0, ink: ink)
             if let slot {
                 frame.noteChange(at: position, then: PaintPosition.childMark(slot), PaintPosition.beforeMark)
             } else {
@@ -670,23 +661,38 @@ private struct Walk {
         for i in new.indices {
             let previous = old.firstIndex { $0.key == new[i].key }
             if let previous, old[previous].paintsSame(as: new[i]) { continue }
-            if refines, case let .coverage(mask, _) = new[i].source, previous.map({ ink[$0] != nil }) ?? true {
-                frame.inkedDamage.append((mask, new[i].transform, new[i].footprint))
-            } else {
-                frame.damage.append(contentsOf: new[i].footprint)
-            }
+            damageNew(new, i, byInk: refines && (previous.map { ink[$0] != nil } ?? true))
             changed = true
         }
         for index in old.indices {
             if let current = new.firstIndex(where: { $0.key == old[index].key }), new[current].paintsSame(as: old[index]) { continue }
-            if refines, let painted = ink[index] {
-                FrameChanges.appendInked(old[index].footprint, ink: painted, through: old[index].transform, to: &frame.damage)
-            } else {
-                frame.damage.append(contentsOf: old[index].footprint)
-            }
+            damageOld(old, index, ink: refines ? ink[index] : nil)
             changed = true
         }
         return changed
+    }
+
+    /// Damages what a changed item of this frame, `items[i]`, paints: with `byInk`, a coverage
+    /// item's ink, once the content pass has drawn its mask (`FrameChanges.inkedDamage`); else
+    /// its footprint. (The item is read in place: copied out, it was retained and released.)
+    @inline(__always)
+    private func damageNew(_ items: [PaintItem], _ i: Int, byInk: Bool) {
+        if byInk, case let .coverage(mask, _) = items[i].source {
+            frame.inkedDamage.append((mask, items[i].transform, items[i].footprint))
+        } else {
+            frame.damage.append(contentsOf: items[i].footprint)
+        }
+    }
+
+    /// Damages what an item of the last frame, `items[i]`, painted: its `ink` (`paintedInk`)
+    /// within its footprint when known, else its footprint. (Read in place, as `damageNew`.)
+    @inline(__always)
+    private func damageOld(_ items: [PaintItem], _ i: Int, ink: PixelRect?) {
+        if let ink {
+            FrameChanges.appendInked(items[i].footprint, ink: ink, through: items[i].transform, to: &frame.damage)
+        } else {
+            frame.damage.append(contentsOf: items[i].footprint)
+        }
     }
 
     /// Builds the children of `object` from `sublayers` (in drawing order), reusing the objects
