@@ -219,32 +219,18 @@ public enum Transaction {
         self.stack = stack
     }
 
-    /// The calling thread's stack box, in a POSIX thread-specific slot: every property setter
-    /// asks whether actions are disabled, and Foundation's thread dictionary (a boxed,
-    /// hashed NSMutableDictionary lookup) cost more than the setter itself.
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        // The box is retained once for its thread; released when the thread exits.
-        let status = pthread_key_create(&key) { box in
-            guard let box else { return }
-            Unmanaged<StackBox>.fromOpaque(box).release()
-        }
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
+    /// The calling thread's stack box, in a thread-specific slot: every property setter asks
+    /// whether actions are disabled.
+    private static let slot = ThreadSpecific<StackBox>()
 
     /// The open transactions of the calling thread.
     private static var stack: [Frame] {
-        get {
-            guard let box = pthread_getspecific(slot) else { return [] }
-            return Unmanaged<StackBox>.fromOpaque(box).takeUnretainedValue().frames
-        }
+        get { slot.value?.frames ?? [] }
         set {
-            if let box = pthread_getspecific(slot) {
-                Unmanaged<StackBox>.fromOpaque(box).takeUnretainedValue().frames = newValue
+            if let box = slot.value {
+                box.frames = newValue
             } else if !newValue.isEmpty {
-                let box = Unmanaged.passRetained(StackBox(newValue))
-                pthread_setspecific(slot, box.toOpaque())
+                slot.set(StackBox(newValue))
             }
         }
     }

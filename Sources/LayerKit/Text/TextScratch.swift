@@ -7,8 +7,8 @@ import Foundation
 /// A layout takes the arrays it fills from here (`take`), and the content pass gives a layout's
 /// storage back once it has drawn it (`TextLayout.recycle()`). Taking leaves empty arrays
 /// behind, so a layout made while another is under way on the same thread simply allocates.
-/// Per thread, in a POSIX thread-specific slot: no lock, and no storage shared between the
-/// threads of a content pass.
+/// Per thread, in a thread-specific slot (`ThreadSpecific`): no lock, and no storage shared
+/// between the threads of a content pass.
 ///
 /// The arrays are read and written only by their thread, so their accesses skip the runtime's
 /// exclusivity checks (`@exclusivity(unchecked)`), which cost more than the swaps they guarded.
@@ -26,22 +26,14 @@ final class TextScratch {
 
     /// The calling thread's scratch, made on first use.
     static var current: TextScratch {
-        if let box = pthread_getspecific(slot) { return Unmanaged<TextScratch>.fromOpaque(box).takeUnretainedValue() }
-        let scratch = Unmanaged.passRetained(TextScratch())
-        pthread_setspecific(slot, scratch.toOpaque())
-        return scratch.takeUnretainedValue()
+        if let scratch = slot.value { return scratch }
+        let scratch = TextScratch()
+        slot.set(scratch)
+        return scratch
     }
 
-    /// The scratch is retained once for its thread and released when the thread exits.
-    private static let slot: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { box in
-            guard let box else { return }
-            Unmanaged<TextScratch>.fromOpaque(box).release()
-        }
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
+    /// Kept for the thread, released when it exits.
+    private static let slot = ThreadSpecific<TextScratch>()
 
     /// The (empty) array kept in `slot`; an empty array is left there.
     @inline(__always)
