@@ -68,8 +68,8 @@ let package = Package(
         .target(name: "CTerminal"),
         // LayerKit's own SIMD kernels (C intrinsics, no dependencies), reached through thin wrappers:
         // Graphics/Kernels.swift (sampling), Paths/CellRow.swift (the scan converter's cells) and the
-        // glyph blit in Text. No global -mavx2: the AVX2 functions carry their own target
-        // attribute and are chosen at run time, so the baseline stays SSE2.
+        // glyph blit in Text. No global -mavx2: the AVX2 and AVX-512 functions carry their own
+        // target attribute and are chosen at run time, so the baseline stays SSE2.
         .target(
             name: "CKernels"
         ),

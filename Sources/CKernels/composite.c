@@ -570,6 +570,7 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_
     if (variant == LK_VARIANT_AUTO || !lk_kernels_variant_is_available(variant)) variant = lk_kernels_variant();
     switch (variant) {
 #if LK_X86
+    case LK_VARIANT_AVX512: /* AVX2's glyphs */
     case LK_VARIANT_AVX2:
         lk_a8_add_glyphs_avx2(mask, mask_x, mask_y, width, height, stride, glyphs, count, inked);
         break;

@@ -125,6 +125,7 @@ extern const lk_kernel_table lk_scalar_table;
 #if LK_X86
 extern const lk_kernel_table lk_sse2_table;
 extern const lk_kernel_table lk_avx2_table;
+extern const lk_kernel_table lk_avx512_table;
 #endif
 
 /* The table AUTO or a forced variant stands for. */

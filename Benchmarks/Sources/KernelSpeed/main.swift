@@ -1,5 +1,5 @@
 // Nanoseconds per pixel of pixman's samplers beside each variant of LayerKit's SIMD kernels
-// (scalar, SSE2, AVX2), on the same composites, in interleaved rounds; prints the medians as a
+// (scalar, SSE2, AVX2, AVX-512), on the same composites, in interleaved rounds; prints the medians as a
 // markdown table.
 // Usage: swift run -c release --package-path Benchmarks KernelSpeed [--rounds N] [--milliseconds M] [--only TEXT]
 //        [--engines pixman,avx2,…] [--wall-clock]

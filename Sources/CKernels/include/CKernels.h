@@ -20,10 +20,11 @@
  * Every row is walked over its exact span: the pixels whose samples can be non-zero, solved
  * from the map (SRC clears the rest of the box).
  *
- * Code is chosen once at run time from a dispatch table per instruction set (scalar; SSE2 and
- * AVX2 on x86-64), all bit for bit identical: AVX2 where the CPU has it, except in unoptimized
- * builds, where SSE2 runs faster. LAYERKIT_KERNELS=scalar|sse2|avx2 in the environment forces
- * one (read at first use); lk_kernels_set_variant does it from code.
+ * Code is chosen once at run time from a dispatch table per instruction set (scalar; SSE2, AVX2
+ * and AVX-512 on x86-64, the last AVX2's table but for coverage over a known base), all bit for
+ * bit identical: the widest the CPU has, except in unoptimized builds, where SSE2 runs faster.
+ * LAYERKIT_KERNELS=scalar|sse2|avx2|avx512 in the environment forces one (read at first use);
+ * lk_kernels_set_variant does it from code.
  */
 #ifndef LAYERKIT_CKERNELS_H
 #define LAYERKIT_CKERNELS_H
@@ -41,6 +42,8 @@ typedef enum lk_variant {
     LK_VARIANT_SCALAR = 1,
     LK_VARIANT_SSE2 = 2,
     LK_VARIANT_AVX2 = 3,
+    /* AVX2's kernels, and coverage over a known base through a palette with AVX-512 VBMI. */
+    LK_VARIANT_AVX512 = 4,
 } lk_variant;
 
 typedef enum lk_operator {

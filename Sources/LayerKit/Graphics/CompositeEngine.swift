@@ -1,9 +1,9 @@
 /// The instruction set LayerKit's sampling kernels run on.
 ///
 /// Every variant draws the same pixels, bit for bit. A process uses the fastest its CPU has,
-/// chosen once, or the one the `LAYERKIT_KERNELS` environment variable names (`scalar`, `sse2`
-/// or `avx2`) when the CPU has it. Tests and benchmarks force one for a block of code with
-/// `Bitmap.withCompositeEngine(_:_:)`.
+/// chosen once, or the one the `LAYERKIT_KERNELS` environment variable names (`scalar`, `sse2`,
+/// `avx2` or `avx512`) when the CPU has it. Tests and benchmarks force one for a block of code
+/// with `Bitmap.withCompositeEngine(_:_:)`.
 @_spi(Kernels) public enum KernelVariant: String, Hashable, Sendable, CaseIterable {
     /// One pixel at a time in portable C: every CPU, and the only variant off x86-64.
     case scalar
@@ -11,6 +11,9 @@
     case sse2
     /// Eight pixels a step with AVX2 and its gathers.
     case avx2
+    /// AVX2's kernels, but coverage over a known base (text at rest over a painter's
+    /// background) through a palette, 64 pixels a step with AVX-512 VBMI's byte permutes.
+    case avx512
 
     /// Whether this CPU can run the variant.
     public var isAvailable: Bool { Kernels.isAvailable(self) }

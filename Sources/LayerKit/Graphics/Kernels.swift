@@ -220,6 +220,7 @@ enum Kernels {
 
     static var processDefault: KernelVariant {
         switch lk_kernels_variant() {
+        case LK_VARIANT_AVX512: .avx512
         case LK_VARIANT_AVX2: .avx2
         case LK_VARIANT_SSE2: .sse2
         default: .scalar
@@ -233,6 +234,7 @@ extension KernelVariant {
         case .scalar: LK_VARIANT_SCALAR
         case .sse2: LK_VARIANT_SSE2
         case .avx2: LK_VARIANT_AVX2
+        case .avx512: LK_VARIANT_AVX512
         }
     }
 }

@@ -53,7 +53,7 @@ import Testing
     /// edges, and glyphs without ink, into clear masks and masks holding anything, in every
     /// variant: the mask equals the definition's byte for byte, the padding of its rows
     /// untouched, and the inked box is the union of the glyphs' pixels in the mask.
-    @Test(arguments: [LK_VARIANT_SCALAR, LK_VARIANT_SSE2, LK_VARIANT_AVX2, LK_VARIANT_AUTO])
+    @Test(arguments: [LK_VARIANT_SCALAR, LK_VARIANT_SSE2, LK_VARIANT_AVX2, LK_VARIANT_AVX512, LK_VARIANT_AUTO])
     func addedGlyphsEqualCoverageOverGlyphByGlyph(_ variant: lk_variant) throws {
         guard variant == LK_VARIANT_AUTO || lk_kernels_variant_is_available(variant) != 0 else { return }
         var g = SeededGenerator(seed: 57)

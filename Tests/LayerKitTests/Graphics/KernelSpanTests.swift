@@ -266,7 +266,12 @@ import Testing
                     job.src = UnsafeRawPointer(source.pixels)
                     job.src_width = 20; job.src_height = 90; job.src_stride = Int32(source.bytesPerRow)
                     job.format = LK_FORMAT_ARGB32; job.op = LK_OP_OVER; job.filter = filter; job.opacity = 255
-                    job.variant = variant == .scalar ? LK_VARIANT_SCALAR : variant == .sse2 ? LK_VARIANT_SSE2 : LK_VARIANT_AVX2
+                    job.variant = switch variant {
+                    case .scalar: LK_VARIANT_SCALAR
+                    case .sse2: LK_VARIANT_SSE2
+                    case .avx2: LK_VARIANT_AVX2
+                    case .avx512: LK_VARIANT_AVX512
+                    }
                     boxes.withUnsafeBufferPointer { b in
                         job.boxes = b.baseAddress
                         job.box_count = Int32(b.count)

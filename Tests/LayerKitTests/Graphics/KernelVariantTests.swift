@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The kernel variants (scalar, SSE2, AVX2) are interchangeable, and none reads outside its source.
+/// The kernel variants (scalar, SSE2, AVX2, AVX-512) are interchangeable, and none reads outside its source.
 @Suite struct KernelVariantTests {
     /// Affine (including maps pixman refuses), perspective and A8 composites: every variant's
     /// pixels equal the scalar kernel's, bit for bit.
@@ -43,7 +43,7 @@ import Darwin
     }
 
     /// The variant a process runs: LAYERKIT_KERNELS when it names one this CPU has, else a SIMD
-    /// one where there is one (AVX2 in optimized builds; SSE2 unoptimized, where it is faster).
+    /// one where there is one (the widest in optimized builds; SSE2 unoptimized, where it is faster).
     @Test func processDefaultFollowsTheEnvironment() {
         let named = ProcessInfo.processInfo.environment["LAYERKIT_KERNELS"].flatMap(KernelVariant.init(rawValue:))
         #expect(KernelVariant.scalar.isAvailable)
@@ -54,7 +54,8 @@ import Darwin
         }
         #if arch(x86_64)
         #expect(KernelVariant.sse2.isAvailable)
-        #expect(KernelVariant.processDefault == .sse2 || KernelVariant.processDefault == .avx2 && KernelVariant.avx2.isAvailable)
+        #expect(KernelVariant.processDefault == .sse2 || KernelVariant.processDefault == .avx2 && KernelVariant.avx2.isAvailable
+                && !KernelVariant.avx512.isAvailable || KernelVariant.processDefault == .avx512 && KernelVariant.avx512.isAvailable)
         #else
         #expect(KernelVariant.processDefault == .scalar)
         #endif
@@ -66,7 +67,8 @@ import Darwin
     @Test func noVariantReadsOutsideItsSource() throws {
         var g = SeededGenerator(seed: 11)
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        for (width, height, coverage) in [(13, 7, false), (1, 1, false), (64, 3, false), (13, 7, true), (5, 9, true), (1, 1, true)] {
+        for (width, height, coverage) in [(13, 7, false), (1, 1, false), (64, 3, false), (13, 7, true), (5, 9, true), (1, 1, true),
+                                          (90, 3, true)] {
             let bytesPerRow = coverage ? width : width * 4
             let bytes = bytesPerRow * height
             let dataPages = (bytes + page - 1) / page
@@ -102,6 +104,15 @@ import Darwin
                                                   filter: filter, operator: op, opacity: 200, area: Region(target.bounds),
                                                   variant: variant)
                             }
+                        }
+                    }
+                }
+                // Coverage over a base, whole rows (AVX-512: a step of 64 and a masked tail) and parts.
+                if coverage {
+                    for variant in KernelVariant.available {
+                        for (x, y) in [(0, 0), (6, 50), (-3, 20), (96 - width / 2, 90)] {
+                            Kernels.composite(source, color: 0xFF80_4020, opacity: 200, onBase: 0xFF10_2030, into: Kernels.Target(target),
+                                              atX: x, y: y, area: Region(target.bounds), variant: variant)
                         }
                     }
                 }

@@ -82,6 +82,108 @@ import Testing
         }
     }
 
+    /// Rows of every length 0 … 200 (tails on both sides of AVX-512's steps of 64 pixels), with
+    /// clear stretches longer than a step, opaque ones and ramps, each in a (color, base) pair
+    /// drawn from more pairs than a thread keeps palettes for, so that palettes are evicted and
+    /// built again: pixman's fill and over in every variant, and the scalar variant's pixels.
+    @Test func rowsOfEveryLengthThroughChangingPalettesArePixmans() throws {
+        var g = SeededGenerator(seed: 6464)
+        let pairs: [(color: Color, opacity: Double, base: UInt32)] = (0..<7).map { k in
+            (Color(premultipliedARGB32: k == 0 ? 0 : k == 1 ? 0xFF10_2030 : KernelFixtures.pixel(&g)),
+             k % 3 == 2 ? KernelFixtures.opacity(&g) : 1,
+             k == 3 ? UInt32.random(in: 0...UInt32.max, using: &g) : k == 4 ? 0 : KernelFixtures.pixel(&g))
+        }
+        let width = 216, height = 3
+        for length in 0...200 {
+            let mask = try AlphaMask(width: max(length, 1), height: height)
+            for y in 0..<height {
+                var x = 0
+                while x < length {
+                    let kind = Int.random(in: 0..<4, using: &g)
+                    let run = kind == 0 ? Int.random(in: 1...140, using: &g) : Int.random(in: 1...40, using: &g)
+                    let start = Int.random(in: 0...255, using: &g)
+                    for k in x..<min(length, x + run) {
+                        mask[k, y] = kind == 0 ? 0 : kind == 1 ? 255 : kind == 2 ? UInt8((start + k - x) % 256)
+                            : UInt8.random(in: 0...255, using: &g)
+                    }
+                    x += run
+                }
+            }
+            for round in 0..<3 {
+                let pair = pairs[Int.random(in: 0..<pairs.count, using: &g)]
+                let x = Int.random(in: 0...width - 200, using: &g) + (round == 2 ? 0 : Int.random(in: 0...10, using: &g))
+                let window = PixelRect(x: x, y: 0, width: max(length, 1), height: height)
+                let clip = Region(PixelRect(x: 0, y: 0, width: width, height: height))
+                let written = length == 0 ? Region() : Region(window)
+                let garbage = try KernelFixtures.bitmap(width: width, height: height, &g), expected = try garbage.copy()
+                expected.fill(expected.bounds, premultiplied: pair.base, operator: .source, clip: written)
+                try Bitmap.withCompositeEngine(.pixman) {
+                    try expected.composite(mask, color: pair.color, transform: Homography(translationX: CGFloat(x), y: 0),
+                                           filter: .nearest, clip: written, opacity: pair.opacity)
+                }
+                let drawings = try KernelVariant.available.map { variant in
+                    let drawn = try garbage.copy()
+                    if length > 0 {
+                        drawn.composite(mask, color: pair.color, atX: x, y: 0, opacity: pair.opacity, onBase: pair.base, clip: clip,
+                                        window: window, variant: variant)
+                    }
+                    return drawn
+                }
+                for (variant, drawn) in zip(KernelVariant.available, drawings) {
+                    #expect(drawn.hasSamePixels(as: expected), "\(variant), length \(length), round \(round): \(pair)")
+                    #expect(drawn.hasSamePixels(as: drawings[0]), "\(variant) differs from scalar, length \(length)")
+                }
+            }
+        }
+    }
+
+    /// Two threads drawing rows at once, each in colors and over bases of its own, changing from
+    /// row to row (two and three: together more than a thread keeps palettes for, so that a
+    /// cache the threads shared would have palettes rebuilt under the other's rows): every row
+    /// is pixman's.
+    @Test func threadsDrawingInColorsOfTheirOwnAtOnceArePixmans() throws {
+        var g = SeededGenerator(seed: 8080)
+        let width = 256
+        let coverage = (0..<width).map { k in k < 256 ? UInt8(k) : UInt8.random(in: 0...255, using: &g) }
+        let pairs: [(color: UInt32, base: UInt32)] = [(0xFF20_4060, 0xFFF0_F0F0), (0x8040_2010, 0xFF00_0000),
+                                                      (0xFF10_2030, 0xFFF0_F0F0), (0xFFFF_FFFF, 0xFF30_3030),
+                                                      (0x4020_1008, 0x8080_8080)]
+        let mask = try AlphaMask(width: width, height: 1)
+        for k in 0..<width { mask[k, 0] = coverage[k] }
+        let bounds = PixelRect(x: 0, y: 0, width: width, height: 1)
+        let expected: [[UInt32]] = try pairs.map { pair in
+            let row = try Bitmap(width: width, height: 1)
+            row.fill(bounds, premultiplied: pair.base, operator: .source)
+            try Bitmap.withCompositeEngine(.pixman) {
+                try row.composite(mask, color: Color(premultipliedARGB32: pair.color), transform: .identity, filter: .nearest,
+                                  opacity: 1)
+            }
+            return (0..<width).map { row.premultipliedPixel(x: $0, y: 0) }
+        }
+        let colors = pairs.map(\.color), bases = pairs.map(\.base)
+        let wrong = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            do {
+                let mask = try AlphaMask(width: width, height: 1), row = try Bitmap(width: width, height: 1)
+                for k in 0..<width { mask[k, 0] = coverage[k] }
+                let clip = Region(bounds)
+                for round in 0..<10000 {
+                    let pair = thread == 0 ? round % 2 : 2 + round % 3
+                    for variant in KernelVariant.available {
+                        row.composite(mask, color: Color(premultipliedARGB32: colors[pair]), atX: 0, y: 0, opacity: 1,
+                                      onBase: bases[pair], clip: clip, window: bounds, variant: variant)
+                        if expected[pair].withUnsafeBytes({ memcmp(row.pixels, $0.baseAddress!, 4 * width) }) != 0 {
+                            wrong.withLock { $0.append("thread \(thread), round \(round), \(variant)") }
+                        }
+                    }
+                }
+            } catch {
+                wrong.withLock { $0.append("thread \(thread): \(error)") }
+            }
+        }
+        #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0.prefix(5) })")
+    }
+
     /// The kernel takes A8 jobs only.
     @Test func onBaseJobsOfPixelsAreRefused() throws {
         let target = try Bitmap(width: 4, height: 4)

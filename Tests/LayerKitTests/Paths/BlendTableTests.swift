@@ -30,7 +30,7 @@ import Testing
     /// (s = color · m, 255 − alpha · m, each rounded as pixman multiplies, which
     /// ColorBlendSinkTests check against pixman): every alpha, with random channels no greater,
     /// and the extremes.
-    @Test(arguments: [LK_VARIANT_SCALAR, LK_VARIANT_SSE2, LK_VARIANT_AVX2, LK_VARIANT_AUTO])
+    @Test(arguments: [LK_VARIANT_SCALAR, LK_VARIANT_SSE2, LK_VARIANT_AVX2, LK_VARIANT_AVX512, LK_VARIANT_AUTO])
     func filledTablesHoldEveryLevelsEntry(_ variant: lk_variant) {
         guard variant == LK_VARIANT_AUTO || lk_kernels_variant_is_available(variant) != 0 else { return }
         var g = SeededGenerator(seed: 1515)
