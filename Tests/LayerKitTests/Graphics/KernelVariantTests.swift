@@ -61,6 +61,21 @@ import Darwin
         #endif
     }
 
+    /// The AVX-512 variant is available exactly where Linux lists AVX2 and the four AVX-512
+    /// extensions it needs (F, BW, VL, VBMI; the kernel lists them only when it saves their
+    /// registers). Where it is not, the variant tests compare the others only, as they do
+    /// without AVX2.
+    @Test func avx512IsAvailableWhereTheCPUHasItsExtensions() throws {
+        #if os(Linux) && arch(x86_64)
+        let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        guard let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return }
+        let flags = Set(line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ":" }).map(String.init))
+        let needed = ["avx2", "avx512f", "avx512bw", "avx512vl", "avx512vbmi"]
+        #expect(KernelVariant.avx512.isAvailable == needed.allSatisfy(flags.contains),
+                "missing: \(needed.filter { !flags.contains($0) })")
+        #endif
+    }
+
     /// A source flush against inaccessible pages on either side, sampled hard at its edges by
     /// magnified, turned, mirrored and perspective maps: any read outside it would crash.
     /// (AVX2 gathers are invisible to AddressSanitizer; guard pages see every read.)
