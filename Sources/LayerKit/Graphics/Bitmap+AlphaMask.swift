@@ -87,8 +87,8 @@ extension Bitmap {
     /// holds `base`: the same pixels, each written (as `base` where the coverage is 0) and none
     /// read, so that a painter need not fill them with the base first. Drawn by the kernels in
     /// `variant` (nil: the process's).
-    func composite(_ mask: AlphaMask, color: Color, atX x: Int, y: Int, opacity: Double, onBase base: UInt32, clip: Region,
-                   window: PixelRect, variant: KernelVariant?) {
+    @_spi(Kernels) public func composite(_ mask: AlphaMask, color: Color, atX x: Int, y: Int, opacity: Double, onBase base: UInt32,
+                                         clip: Region, window: PixelRect, variant: KernelVariant?) {
         let placed = PixelRect(x: x, y: y, width: mask.width, height: mask.height)
         let part = placed.intersection(window).intersection(clip.extents).intersection(bounds)
         guard !part.isEmpty else { return }
