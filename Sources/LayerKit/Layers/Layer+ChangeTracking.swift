@@ -43,9 +43,10 @@ struct ChangeTracking {
     /// descendants, its mask).
     var subtreeStamp: UInt64 = 0
     /// Sublayers (or the mask) whose subtrees changed after `changedChildrenSince`, each once.
-    /// Held weakly: a child may leave and later hold this layer (as its mask or a sublayer),
-    /// and a strong list would then be a cycle that is never freed (found by scripts/fuzz).
-    var changedChildren: [WeakLayer] = []
+    /// Only current children are listed: a child that leaves makes its former parent forget
+    /// the list (`Layer.superlayer` and `maskOwner` observe it), so every listed layer is held
+    /// by this one, as a sublayer or as its mask (see `ListedLayer`).
+    var changedChildren: [ListedLayer] = []
     /// `changedChildren` holds every child that changed after this stamp.
     var changedChildrenSince: UInt64 = 0
     /// When this layer was last put into its superlayer's `changedChildren` (0: not since it
@@ -66,7 +67,7 @@ struct ChangeTracking {
     /// Whether the child was listed now, and whether this subtree was marked already.
     mutating func noteChanged(_ child: Layer, listedAt: UInt64, stamp: UInt64, epoch: UInt64) -> (listed: Bool, marked: Bool) {
         let listed = listedAt <= changedChildrenSince
-        if listed { changedChildren.append(WeakLayer(child)) }
+        if listed { changedChildren.append(ListedLayer(layer: child)) }
         guard subtreeStamp <= epoch else { return (listed, true) }
         subtreeStamp = stamp
         return (listed, false)
@@ -118,7 +119,8 @@ extension Layer {
         forgetChangedChildren()
         guard complete else { return nil }
         for entry in children {
-            guard let layer = entry.layer, layer.tracking.subtreeStamp > stamp else { continue }
+            let layer = entry.layer
+            guard layer.tracking.subtreeStamp > stamp else { continue }
             if !body(layer) { return false }
         }
         return true
@@ -134,8 +136,17 @@ extension Layer {
     }
 }
 
-/// A layer held without keeping it alive.
-struct WeakLayer {
-    weak var layer: Layer?
-    init(_ layer: Layer) { self.layer = layer }
+/// A child in its parent's list of changed children, held without a reference count.
+///
+/// Not weak: a weak reference gives the layer a side table of counts for life, and every retain
+/// and release of it then takes the runtime's slow path (each line of a text board, every
+/// frame). Not strong: a child may leave and later hold its former parent (as its mask or a
+/// sublayer), and a strong list would then be a cycle that is never freed (found by
+/// scripts/fuzz). Unowned and unchecked, safely: a layer is listed only in the list of its
+/// superlayer or the layer it masks (`recordChange` walks up through those), which holds it
+/// (`sublayerStorage`, `maskStorage`) until it leaves, and a leaving child makes that layer
+/// forget the whole list (the observers of `superlayer` and `maskOwner`) before anything can
+/// free it. So every listed layer is alive whenever the list is read.
+struct ListedLayer {
+    unowned(unsafe) let layer: Layer
 }

@@ -58,7 +58,7 @@ open class Layer {
     /// Safe because no access to either can overlap another: each is one weak load or store (a
     /// weak store releases no strong reference, so no deinit runs within it; the observer runs
     /// after it), and neither is passed `inout` or reached through a key path.
-    @exclusivity(unchecked) public internal(set) weak var superlayer: Layer? { didSet { tracking.listedInParent = 0 } }
+    @exclusivity(unchecked) public internal(set) weak var superlayer: Layer? { didSet { left(oldValue, for: superlayer) } }
 
     var sublayerStorage: [Layer] = []
 
@@ -84,7 +84,17 @@ open class Layer {
     var maskStorage: Layer?
 
     /// The layer this one masks, if it is a mask. (Unchecked: see `superlayer`.)
-    @exclusivity(unchecked) weak var maskOwner: Layer? { didSet { tracking.listedInParent = 0 } }
+    @exclusivity(unchecked) weak var maskOwner: Layer? { didSet { left(oldValue, for: maskOwner) } }
+
+    /// Notes that the layer hangs under `newParent` now instead of `oldParent`: it is not yet
+    /// listed among the new one's changed children, and the old one forgets its list, which may
+    /// hold this layer without a reference count (`ListedLayer`). (Forgetting it all costs
+    /// nothing more: the old parent records a change of its sublayers or mask with this, and is
+    /// rebuilt rather than revisited through the list.)
+    private func left(_ oldParent: Layer?, for newParent: Layer?) {
+        tracking.listedInParent = 0
+        if let oldParent, oldParent !== newParent { oldParent.forgetChangedChildren() }
+    }
 
     // MARK: Appearance
 
