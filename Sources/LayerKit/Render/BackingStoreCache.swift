@@ -20,9 +20,9 @@ final class BackingStoreCache {
         indirect case tinted(Fingerprint, Color)
     }
 
+    /// A store as handed out: its pixels and which rasterization made them.
     struct Entry {
-        let fingerprint: Fingerprint
-        /// The pixels: a `Bitmap`, or an `AlphaMask` for shadows.
+        /// The pixels: a `Bitmap`, or an `AlphaMask` for shadows and coverage.
         let surface: any StoreSurface
         /// Unique per rasterization: paint signatures use it to tell new pixels from old.
         let generation: Int
@@ -37,6 +37,23 @@ final class BackingStoreCache {
         var mask: AlphaMask {
             guard let mask = surface as? AlphaMask else { preconditionFailure("store \(generation) holds a bitmap") }
             return mask
+        }
+    }
+
+    /// A held store and what it was made from. A class, so that a store redrawn under a new
+    /// fingerprint is changed where it is held: as a struct in the dictionary it was copied out
+    /// to be compared and copied back to be replaced, and each copy was retained and released
+    /// field by field (a few hundred instructions a store asked for).
+    private final class Slot {
+        // Unchecked for exclusive access: as the cache's fields below, touched only in the
+        // cache's calls on the update thread, each access a read or a store that reaches no
+        // cache (a replaced fingerprint or surface frees memory only).
+        @exclusivity(unchecked) var fingerprint: Fingerprint
+        @exclusivity(unchecked) var entry: Entry
+
+        init(fingerprint: Fingerprint, entry: Entry) {
+            self.fingerprint = fingerprint
+            self.entry = entry
         }
     }
 
@@ -55,7 +72,7 @@ final class BackingStoreCache {
     // inout and touches only that dictionary; a write or removal may release an old entry, whose
     // surface and fingerprint free memory and reach no cache; `takeJobs` empties `jobs` and
     // `pendingLevels` after the copy it returns is made. So no two accesses can overlap.
-    @exclusivity(unchecked) private var entries: [PaintItem.Key: Entry] = [:]
+    @exclusivity(unchecked) private var entries: [PaintItem.Key: Slot] = [:]
     @exclusivity(unchecked) private var users: [PaintItem.Key: Int] = [:]
     @exclusivity(unchecked) private var nextGeneration = 1
     @exclusivity(unchecked) private var jobs: [Job] = []
@@ -73,7 +90,7 @@ final class BackingStoreCache {
 
     /// Whether the store for `key` is held with `fingerprint` (asking for it draws nothing).
     func holds(_ key: PaintItem.Key, fingerprint: Fingerprint) -> Bool {
-        entries[key].map { $0.fingerprint == fingerprint && $0.surface is Bitmap } ?? false
+        entries[key].map { $0.fingerprint == fingerprint && $0.entry.surface is Bitmap } ?? false
     }
 
     /// The store for `key`: the cached one when its fingerprint matches, else a `width`x`height`
@@ -87,15 +104,12 @@ final class BackingStoreCache {
     /// The store for `key` as a surface of type `S` (a `Bitmap`, or an `AlphaMask` of coverage).
     func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
                                 as type: S.Type, draw: @escaping (S) -> Void) -> Entry? {
-        // Found once (a key is hashed once per store asked for), and copied out once: an
-        // optional made from it (`index.map`) was a second copy of the entry, and a second
-        // release, for every store asked for.
-        let index = entries.index(forKey: key)
+        // Found once (a key is hashed once per store asked for), and changed where it is held.
+        let slot = entries[key]
         var old: S?
-        if let index {
-            let current = entries.values[index]
-            if current.fingerprint == fingerprint, current.surface is S { return current }
-            old = current.surface as? S
+        if let slot {
+            if slot.fingerprint == fingerprint, slot.entry.surface is S { return slot.entry }
+            old = slot.entry.surface as? S
         }
         // A store of the same size is redrawn in place (cleared first) rather than allocated
         // anew: whoever reads it from now on wants the new pixels. Not when it is already queued
@@ -115,12 +129,13 @@ final class BackingStoreCache {
             reused = false
         }
         rasterizations += 1
-        let entry = Entry(fingerprint: fingerprint, surface: surface, generation: nextGeneration)
+        let entry = Entry(surface: surface, generation: nextGeneration)
         nextGeneration += 1
-        if let index, reused {
-            entries.values[index] = entry
+        if let slot {
+            slot.fingerprint = fingerprint
+            slot.entry = entry
         } else {
-            entries[key] = entry
+            entries[key] = Slot(fingerprint: fingerprint, entry: entry)
         }
         let job = Job(level: level, surface: surface) {
             if reused { surface.clearPixels() }
@@ -186,7 +201,7 @@ final class BackingStoreCache {
     var count: Int { entries.count }
 
     /// The bytes of pixels the stores hold.
-    var byteCount: Int { entries.values.reduce(0) { $0 + $1.surface.byteCount } }
+    var byteCount: Int { entries.values.reduce(0) { $0 + $1.entry.surface.byteCount } }
 }
 
 /// What a backing store's pixels live in.
