@@ -225,6 +225,26 @@ import Testing
         }
     }
 
+    /// A line redrawn in its own store as its ink shrinks — shorter, then lower, then one glyph
+    /// at the other end — leaves nothing of the earlier text: a reused store is cleared where
+    /// its last drawing inked, and that must cover every pixel it drew.
+    @Test func aLineWhoseInkShrinksInItsReusedStoreLeavesNoneOfTheOldText() throws {
+        let board = Board()
+        let renderer = Renderer(threadCount: 1)
+        let target = try Bitmap(width: 320, height: 200)
+        try withoutActions {
+            board.labels[0].string = "WWWWWWWWWWWWWWWWWWWWW"
+            try expectFresh(renderer, board.root, into: target, "wide")
+            let rasterized = renderer.rasterizationCount
+            for (step, string) in ["WWW jgpq", "...,,,", "_", "                    ."].enumerated() {
+                board.labels[0].string = string
+                try expectFresh(renderer, board.root, into: target, "step \(step): \(string)")
+            }
+            // Each was drawn again, into a store of the line's size (so the same one, cleared).
+            #expect(renderer.rasterizationCount == rasterized + 4)
+        }
+    }
+
     /// A line whose text goes (nothing drawn), comes back, and changes color: its item goes,
     /// comes back and is redrawn in another color, each frame as a fresh one.
     @Test func textThatGoesComesBackAndChangesColorRendersAsFreshFrames() throws {
