@@ -60,7 +60,12 @@ open class Layer {
     /// after it), and neither is passed `inout` or reached through a key path.
     @exclusivity(unchecked) public internal(set) weak var superlayer: Layer? { didSet { left(oldValue, for: superlayer) } }
 
-    var sublayerStorage: [Layer] = []
+    /// The sublayers. (Unchecked for exclusive access: the renderer reads it for every changed
+    /// line; safe because every access is a read or a write with no call inside that could
+    /// reach this layer's list — the closures given to `firstIndex`, `contains` and `removeAll`
+    /// compare or read the sublayers themselves, and a sublayer released by a write frees its
+    /// own fields only.)
+    @exclusivity(unchecked) var sublayerStorage: [Layer] = []
 
     /// The sublayers, back to front; nil when there are none (as in Core Animation).
     ///
@@ -182,8 +187,12 @@ open class Layer {
     /// Added to the layer's local time.
     @Declared(Properties.timeOffset) public var timeOffset: TimeInterval
 
-    /// The running animations, in the order they were added.
-    var animationEntries: [AnimationEntry] = []
+    /// The running animations, in the order they were added. (Unchecked for exclusive access:
+    /// the renderer reads it for every changed layer; safe because every access is a read or a
+    /// write with no call inside that could reach this list — the closures given to
+    /// `firstIndex` and `contains` read an entry's key or animation, and stop and start
+    /// handlers run after the access, from copies.)
+    @exclusivity(unchecked) var animationEntries: [AnimationEntry] = []
 
     /// Per-key actions that replace or (with `.none`) disable the implicit animation of a
     /// property change, as Core Animation's `actions` dictionary.
@@ -198,7 +207,7 @@ open class Layer {
     // holds, is checked at run time) cost more than the work. That is safe because no access
     // to one of them can overlap another to the same layer's: each is a single read or write
     // of a number or flag, or for `tracking` a call to one of `ChangeTracking`'s mutating
-    // methods, which reach no layer (a weak reference is formed, nothing more); none is passed
+    // methods, which reach no layer (a child is listed, nothing more); none is passed
     // `inout` or reached through a key path. The compiler still checks each function on its own.
 
     /// Set once the layer has been drawn in a frame: from then on property changes animate.

@@ -20,12 +20,16 @@ final class ContentPass {
     /// redrawn each frame) cost more of a core than the overlap saved.
     static let earlyPixelThreshold = 256 * 256
 
+    // Unchecked for exclusive access (the runtime's check was a tenth of queuing a store): the
+    // fields are private and touched only by `submit` and `finish`, which the thread updating
+    // the frame alone calls; no access spans a call that reaches the pass (jobs draw pixels,
+    // never queue), and `finish` runs copies.
     private let threads: Int
-    private var later: [BackingStoreCache.Job] = []
-    private var early: EarlyJobs?
+    @exclusivity(unchecked) private var later: [BackingStoreCache.Job] = []
+    @exclusivity(unchecked) private var early: EarlyJobs?
     /// First-level jobs queued before they added up to `earlyPixelThreshold`, and their pixels.
-    private var waiting: [BackingStoreCache.Job] = []
-    private var waitingPixels = 0
+    @exclusivity(unchecked) private var waiting: [BackingStoreCache.Job] = []
+    @exclusivity(unchecked) private var waitingPixels = 0
 
     init(threads: Int) { self.threads = max(1, threads) }
 

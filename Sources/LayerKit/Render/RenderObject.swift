@@ -26,7 +26,10 @@ final class RenderObject {
     // runtime's check on each access (made because some are held across a mutating call)
     // cost more than the reads. Safe: an object is reached only by its renderer's update (and
     // the item lists it hands out), on one thread, and the accesses held across calls —
-    // `node.replace`, `before[i].redraw` — touch only the value they mutate.
+    // `node.replace`, `before[i].redraw` — touch only the value they mutate. `children` is
+    // otherwise read whole or written whole or at one index; what a call made while it is
+    // read reaches (a child's own `appendItems`) is another object's field, since an object
+    // is never its own descendant, and a child released by a write frees fields only.
 
     let model: Layer
     let key: Key
@@ -41,7 +44,7 @@ final class RenderObject {
     var zPosition: CGFloat = 0
 
     /// Sublayers' objects in painter's order (for a group: inside the offscreen bitmap).
-    var children: [RenderObject] = []
+    @exclusivity(unchecked) var children: [RenderObject] = []
     /// Plain and group objects whose sublayers are not replicated: the index in `children` of
     /// each sublayer's object, for updating only the sublayers that changed.
     var childSlots: [ObjectIdentifier: Int]? = nil
@@ -59,7 +62,7 @@ final class RenderObject {
     /// Whether the layer itself has animations (it is presented anew every frame).
     var selfAnimated = false
     /// Whether anything in the subtree (mask included) has animations.
-    var subtreeAnimated = false
+    @exclusivity(unchecked) var subtreeAnimated = false
 
     /// Items painted beneath the sublayers (shadow, content; for a group: shadow, composite).
     @exclusivity(unchecked) var before: [PaintItem] = []
