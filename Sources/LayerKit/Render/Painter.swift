@@ -152,8 +152,8 @@ enum Painter {
     /// a window is still the base when the item is painted, so what it draws there is a function
     /// of the coverage alone. Windows are exact pixel rectangles (lines that abut are taken).
     static func windowsOnBase(_ items: [PaintItem], bounds: PixelRect) -> [WindowOnBase] {
-        var earlier: [Box] = [], found: [WindowOnBase] = []
-        earlier.reserveCapacity(min(items.count, windowsOnBaseBudget))
+        var earlier = EarlierWindows(bounds: bounds, capacity: min(items.count, windowsOnBaseBudget))
+        var found: [WindowOnBase] = []
         let engine = Bitmap.compositeEngine
         for index in items.indices {
             let extent = items[index].extent
@@ -171,8 +171,8 @@ enum Painter {
                 if let ink = mask.inkBounds { window = window.intersection(PixelRect(x: ink.x + x, y: ink.y + y, width: ink.width,
                                                                                         height: ink.height)) }
                 guard !window.isEmpty else { continue }
-                if !Box(window).meetsAny(of: earlier) {
-                    if found.isEmpty { found.reserveCapacity(earlier.capacity) }
+                if !earlier.meetAny(Box(window)) {
+                    if found.isEmpty { found.reserveCapacity(min(items.count, windowsOnBaseBudget)) }
                     found.append(WindowOnBase(index: index, window: window, x: x, y: y, variant: variant))
                 }
             } else if let ink = inkedPixels(of: mask, through: transform) {
@@ -192,10 +192,63 @@ enum Painter {
             (x0, y0, x1, y1) = (Int32(rect.minX), Int32(rect.minY), Int32(rect.maxX), Int32(rect.maxY))
         }
 
-        /// Whether this box (not empty) shares a pixel with any of `boxes` (none empty).
-        func meetsAny(of boxes: [Box]) -> Bool {
-            boxes.withUnsafeBufferPointer { all in
-                for b in all where b.x0 < x1 && x0 < b.x1 && b.y0 < y1 && y0 < b.y1 { return true }
+        /// Whether this box shares a pixel with `other` (neither empty).
+        @inline(__always) func meets(_ other: Box) -> Bool { other.x0 < x1 && x0 < other.x1 && other.y0 < y1 && y0 < other.y1 }
+    }
+
+    /// The windows of earlier items (`windowsOnBase`), each listed in every bucket of
+    /// `1 << rowShift` rows of the band it spans, so that a window is tested only against the
+    /// windows sharing a bucket with it: a board of text lines tests each line against its
+    /// neighbours, not against every line before it (which cost the square of the lines).
+    struct EarlierWindows {
+        static let rowShift: Int32 = 6
+        /// How many windows were added.
+        private(set) var count = 0
+        /// The band's top row.
+        private let top: Int32
+        /// Per bucket, the last link listing a window in it (-1: none).
+        private var heads: [Int32]
+        /// A window and the link listing the window before it in the same bucket (-1: none).
+        private struct Link {
+            let box: Box
+            let next: Int32
+        }
+        private var links: [Link] = []
+
+        /// No windows yet, for the band `bounds`, room for `capacity` windows of one bucket.
+        init(bounds: PixelRect, capacity: Int) {
+            top = Int32(bounds.minY)
+            heads = Array(repeating: -1, count: (max(bounds.height, 0) >> Int(Self.rowShift)) + 1)
+            links.reserveCapacity(capacity)
+        }
+
+        /// The buckets `box` (not empty) spans (clamped to the band's).
+        @inline(__always) private func buckets(of box: Box) -> ClosedRange<Int> {
+            let last = heads.count - 1
+            let first = Int((box.y0 - top) >> Self.rowShift), end = Int((box.y1 - 1 - top) >> Self.rowShift)
+            return min(max(first, 0), last)...min(max(end, 0), last)
+        }
+
+        /// Adds a window (not empty, within the band).
+        mutating func append(_ box: Box) {
+            count += 1
+            for bucket in buckets(of: box) {
+                links.append(Link(box: box, next: heads[bucket]))
+                heads[bucket] = Int32(links.count - 1)
+            }
+        }
+
+        /// Whether `box` (not empty, within the band) shares a pixel with any window added.
+        func meetAny(_ box: Box) -> Bool {
+            links.withUnsafeBufferPointer { links in
+                for bucket in buckets(of: box) {
+                    var link = heads[bucket]
+                    // (Every link is below `links.count`: each names one appended before it.)
+                    while link >= 0 {
+                        if links[Int(link)].box.meets(box) { return true }
+                        link = links[Int(link)].next
+                    }
+                }
                 return false
             }
         }

@@ -25,6 +25,32 @@ import Testing
         return mask
     }
 
+    /// Earlier windows are found by the buckets of rows they span: in bands at any top, with
+    /// windows one row high, abutting bucket edges, or spanning many buckets, a window meets
+    /// an earlier one exactly when some window added before it shares a pixel with it.
+    @Test(arguments: [PixelRect(x: 0, y: 0, width: 300, height: 400), PixelRect(x: 17, y: 333, width: 90, height: 130),
+                      PixelRect(x: -40, y: -70, width: 200, height: 64), PixelRect(x: 0, y: 5, width: 50, height: 1)])
+    func earlierWindowsMeetExactlyWhatAScanOfAllMeets(band: PixelRect) {
+        var g = SeededGenerator(seed: UInt64(band.minY + 1000))
+        var earlier = Painter.EarlierWindows(bounds: band, capacity: 8), all: [Painter.Box] = []
+        var met = 0
+        for _ in 0..<600 {
+            let tall = Int.random(in: 0..<6, using: &g) == 0
+            let h = tall ? Int.random(in: 1...band.height, using: &g) : Int.random(in: 1...min(band.height, 40), using: &g)
+            let w = Int.random(in: 1...min(band.width, 60), using: &g)
+            let window = PixelRect(x: band.minX + Int.random(in: 0...(band.width - w), using: &g),
+                                   y: band.minY + Int.random(in: 0...(band.height - h), using: &g), width: w, height: h)
+            let box = Painter.Box(window)
+            let meets = all.contains { $0.meets(box) }
+            #expect(earlier.meetAny(box) == meets, "\(window) in \(band)")
+            if meets { met += 1 }
+            earlier.append(box)
+            all.append(box)
+        }
+        #expect(earlier.count == all.count)
+        #expect(met > 0 && met < all.count, "the windows all met or none did: \(met)")
+    }
+
     @Test func windowsOnBaseTakeAbuttingLinesButNotOverlappingOnes() throws {
         var g = SeededGenerator(seed: 15)
         let target = PixelRect(x: 0, y: 0, width: 100, height: 60)
