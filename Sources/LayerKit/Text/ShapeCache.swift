@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One font's shaping results, by the UTF-8 bytes of the text shaped, keeping at most
 /// `capacity` texts (the least recently used dropped first).
@@ -7,8 +8,16 @@ import Foundation
 /// (making and hashing the strings was a third of laying out a short line): open addressing
 /// on a 64-bit FNV-1a hash of the bytes, the bytes compared on a hash match. Shared by every
 /// thread, under one lock.
+///
+/// Each thread also keeps a front (`Front`): the texts it found here, looked up without the
+/// lock (`lookingUp(_:)`), so that the threads of a content pass laying out lines of one font
+/// do not queue on it. A front holds only texts the cache holds: it is filled from the cache at
+/// one `generation`, which moves whenever the cache lets texts go or replaces one (a trim
+/// rebuilds the table; nothing else removes), and a front from another generation is emptied
+/// before use. So a front never outgrows the cache (at most `capacity` texts, whose glyph
+/// arrays it shares), and never returns what the cache would not.
 final class ShapeCache: Sendable {
-    private struct State {
+    fileprivate struct State {
         /// Each slot's hash (`free` when empty), key bytes, glyphs and last use.
         var hashes: [UInt64]
         var keys: [[UInt8]]
@@ -16,6 +25,8 @@ final class ShapeCache: Sendable {
         var lastUse: [UInt64]
         var count = 0
         var clock: UInt64 = 0
+        /// Advances whenever a text is let go of or replaced (`ShapeCache.generation`).
+        var generation: UInt64 = 0
 
         init(slots: Int) {
             hashes = [UInt64](repeating: ShapeCache.free, count: slots)
@@ -43,11 +54,18 @@ final class ShapeCache: Sendable {
     private let state: Locked<State>
     /// The most texts kept.
     let capacity: Int
+    /// `State.generation`, published for fronts to check without the lock (stored under it).
+    private let generation = Atomic<UInt64>(0)
+    /// Unique for the process's lifetime: the fronts' name for this cache.
+    let serial: UInt64
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
         state = Locked(State(slots: Self.slots(for: self.capacity)))
+        serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
     }
+
+    private static let serials = Atomic<UInt64>(0)
 
     /// A table at most half full at `capacity` texts, so that probes stay short.
     private static func slots(for capacity: Int) -> Int {
@@ -56,48 +74,87 @@ final class ShapeCache: Sendable {
         return slots
     }
 
-    /// The glyphs kept for `bytes`, marked as just used; nil when not kept.
+    /// The glyphs kept for `bytes`, marked as just used; nil when not kept. Under the lock
+    /// (the calling thread's front learns them).
     func glyphs(forUTF8 bytes: UnsafeBufferPointer<UInt8>) -> [Font.Glyph]? {
-        let hash = Self.hash(bytes)
-        return state.withLock { s in
-            let (index, found) = s.find(bytes, hash: hash)
-            guard found else { return nil }
-            s.clock += 1
-            s.lastUse[index] = s.clock
-            return s.values[index]
-        }
+        glyphs(forUTF8: CollectionOfOne(bytes))[0]
     }
 
-    /// Runs `body` with the cache locked, handing it a function that returns the glyphs kept for
-    /// a text's bytes (marking them used), or nil: a line's words are looked up under one lock.
-    /// `body` must not use the cache otherwise.
-    func lookingUp<Result>(_ body: (_ find: (UnsafeBufferPointer<UInt8>) -> [Font.Glyph]?) -> Result) -> Result {
-        state.withLock { s in
-            body { bytes in
-                let (index, found) = s.find(bytes, hash: Self.hash(bytes))
+    /// The glyphs kept for each text of `texts`, in order (nil when not kept), marked as just
+    /// used, under one lock; the calling thread's front learns them.
+    func glyphs<Texts: Collection<UnsafeBufferPointer<UInt8>>>(forUTF8 texts: Texts) -> [[Font.Glyph]?] {
+        let front = Front.current(for: self)
+        return state.withLock { s in
+            front.report(to: &s)
+            front.catchUp(with: s.generation)
+            return texts.map { bytes in
+                let hash = Self.hash(bytes)
+                let (index, found) = s.find(bytes, hash: hash)
                 guard found else { return nil }
                 s.clock += 1
                 s.lastUse[index] = s.clock
+                front.learn(hash: hash, key: s.keys[index], glyphs: s.values[index], at: index)
                 return s.values[index]
             }
         }
+    }
+
+    /// Runs `body` with a function that returns the glyphs the calling thread's front holds for
+    /// a text's bytes, or nil (then ask `glyphs(forUTF8:)`): no lock, unless the front has
+    /// `Front.reportedUses` uses to report. `body` must not use the cache otherwise.
+    ///
+    /// The front is checked against the cache's generation once, here: the texts found are
+    /// what the cache held then (as if looked up under the lock at that moment).
+    func lookingUp<Result>(_ body: (_ find: (UnsafeBufferPointer<UInt8>) -> [Font.Glyph]?) -> Result) -> Result {
+        let front = Front.current(for: self)
+        front.catchUp(with: generation.load(ordering: .acquiring))
+        var used: [Int] = []
+        swap(&used, &front.used)
+        // The table read through a buffer, once a line: through the class (or a copy of the
+        // table captured by the closure), each probe retained and released the arrays it read.
+        let held = front.count
+        let result = front.table.entries.withUnsafeBufferPointer { entries in
+            body { bytes in
+                guard held > 0 else { return nil }
+                let index = Front.Table.find(bytes, hash: Self.hash(bytes), in: entries)
+                guard entries[index].hash != Self.free else { return nil }
+                used.append(entries[index].slot)
+                return entries[index].glyphs
+            }
+        }
+        swap(&used, &front.used)
+        if front.used.count >= Front.reportedUses { state.withLock { front.report(to: &$0) } }
+        return result
     }
 
     /// Keeps `glyphs` for `bytes` (replacing what was kept for them), dropping the least
     /// recently used quarter when over capacity.
     func insert(_ glyphs: [Font.Glyph], forUTF8 bytes: UnsafeBufferPointer<UInt8>) {
         let hash = Self.hash(bytes)
+        let front = Front.current(for: self)
         state.withLock { s in
+            front.report(to: &s)
             s.clock += 1
             let (index, found) = s.find(bytes, hash: hash)
-            if !found {
+            if found {
+                // What fronts hold for these bytes is no longer what the cache holds.
+                s.generation &+= 1
+            } else {
                 s.hashes[index] = hash
                 s.keys[index] = Array(bytes)
                 s.count += 1
             }
             s.values[index] = glyphs
             s.lastUse[index] = s.clock
-            if s.count > capacity { Self.trim(&s, to: max(1, capacity * 3 / 4)) }
+            if s.count > capacity {
+                Self.trim(&s, to: max(1, capacity * 3 / 4))
+                s.generation &+= 1
+            }
+            generation.store(s.generation, ordering: .releasing)
+            front.catchUp(with: s.generation)
+            // (Where a trim put it.)
+            let (kept, held) = s.find(bytes, hash: hash)
+            if held { front.learn(hash: hash, key: s.keys[kept], glyphs: s.values[kept], at: kept) }
         }
     }
 
@@ -111,6 +168,7 @@ final class ShapeCache: Sendable {
         let held = s.hashes.indices.filter { s.hashes[$0] != free }.sorted { s.lastUse[$0] > s.lastUse[$1] }
         var kept = State(slots: s.hashes.count)
         kept.clock = s.clock
+        kept.generation = s.generation
         for i in held.prefix(target) {
             let (index, _) = s.keys[i].withUnsafeBufferPointer { kept.find($0, hash: s.hashes[i]) }
             kept.hashes[index] = s.hashes[i]
@@ -122,8 +180,146 @@ final class ShapeCache: Sendable {
         s = kept
     }
 
+    /// A thread's copy of texts it found in one cache (`ShapeCache`), looked up without a lock:
+    /// the same open addressing (`Table`), holding the cache's keys and glyph arrays (shared,
+    /// not copied) and each text's slot in the cache, for reporting uses.
+    ///
+    /// Filled only under the cache's lock, with what the cache holds at `generation`, and
+    /// emptied when the cache's generation has moved; so it holds at most what the cache holds.
+    /// Uses found here are reported to the cache's recency later, `reportedUses` at a time (or
+    /// with the thread's next locked call), so that the texts a thread keeps using stay in the
+    /// cache; uses not yet reported when the cache trims (or the front goes) are lost, which
+    /// only makes the cache's idea of recency slightly older.
+    ///
+    /// Not `Sendable`: each belongs to one thread, reached only through `current(for:)`; so its
+    /// properties skip the runtime's exclusivity checks (`@exclusivity(unchecked)`: no method
+    /// changes one while another access to it is under way).
+    final class Front {
+        /// Uses gathered before they are reported under the lock.
+        static let reportedUses = 64
+        /// Caches (fonts) a thread keeps fronts for, the most recently used first; the others
+        /// are dropped, with their references to the glyphs of fonts perhaps gone since.
+        static let frontsKept = 4
+
+        /// The cache's `serial`.
+        let cache: UInt64
+        /// The cache's generation what is held was found at.
+        @exclusivity(unchecked) private(set) var generation: UInt64 = 0
+        @exclusivity(unchecked) fileprivate private(set) var table = Table(slots: 16)
+        /// Slots in the cache of texts found here, not yet reported.
+        @exclusivity(unchecked) fileprivate var used: [Int] = []
+
+        /// Texts held.
+        var count: Int { table.count }
+
+        private init(cache: UInt64) { self.cache = cache }
+
+        /// Open addressing as the cache's own (`State`), and each text's slot in the cache.
+        struct Table {
+            /// A text held: its hash (`free` when the slot is empty), bytes, glyphs and slot in
+            /// the cache (valid at the front's `generation`). One array of them, so that a
+            /// line's lookups read one buffer.
+            struct Entry {
+                var hash: UInt64
+                var key: [UInt8]
+                var glyphs: [Font.Glyph]
+                var slot: Int
+            }
+
+            private(set) var entries: [Entry]
+            private(set) var count = 0
+
+            init(slots count: Int) {
+                entries = [Entry](repeating: Entry(hash: ShapeCache.free, key: [], glyphs: [], slot: 0), count: count)
+            }
+
+            /// Where `bytes` (hashed to `hash`) is in `entries`, or the free slot where it would go.
+            @inline(__always)
+            static func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, in entries: UnsafeBufferPointer<Entry>) -> Int {
+                let mask = entries.count - 1
+                var i = Int(truncatingIfNeeded: hash >> 32) & mask
+                while true {
+                    let h = entries[i].hash
+                    if h == ShapeCache.free { return i }
+                    if h == hash, entries[i].key.withUnsafeBufferPointer({ ShapeCache.equal($0, bytes) }) { return i }
+                    i = (i + 1) & mask
+                }
+            }
+
+            /// Holds `glyphs` for `key`, found in the cache's `slot` (kept at most half full).
+            mutating func insert(hash: UInt64, key: [UInt8], glyphs: [Font.Glyph], at slot: Int) {
+                if (count + 1) * 2 > entries.count {
+                    var bigger = Table(slots: entries.count * 2)
+                    for entry in entries where entry.hash != ShapeCache.free {
+                        bigger.insert(hash: entry.hash, key: entry.key, glyphs: entry.glyphs, at: entry.slot)
+                    }
+                    self = bigger
+                }
+                let index = key.withUnsafeBufferPointer { key in entries.withUnsafeBufferPointer { Self.find(key, hash: hash, in: $0) } }
+                if entries[index].hash == ShapeCache.free { count += 1 }
+                entries[index] = Entry(hash: hash, key: key, glyphs: glyphs, slot: slot)
+            }
+        }
+
+        /// The calling thread's front for `cache`, made (empty) if it has none.
+        static func current(for cache: ShapeCache) -> Front {
+            let thread: Fronts
+            if let fronts = slot.value {
+                thread = fronts
+            } else {
+                thread = Fronts()
+                slot.set(thread)
+            }
+            if let first = thread.fronts.first, first.cache == cache.serial { return first }
+            if let index = thread.fronts.firstIndex(where: { $0.cache == cache.serial }) {
+                let front = thread.fronts.remove(at: index)
+                thread.fronts.insert(front, at: 0)
+                return front
+            }
+            let front = Front(cache: cache.serial)
+            thread.fronts.insert(front, at: 0)
+            if thread.fronts.count > frontsKept { thread.fronts.removeLast() }
+            return front
+        }
+
+        /// A thread's fronts (`current(for:)`).
+        private final class Fronts {
+            @exclusivity(unchecked) var fronts: [Front] = []
+        }
+
+        private static let slot = ThreadSpecific<Fronts>()
+
+        /// Emptied unless what it holds was found at `generation` (the cache's now).
+        func catchUp(with generation: UInt64) {
+            guard generation != self.generation else { return }
+            self.generation = generation
+            used.removeAll(keepingCapacity: true)
+            // The smallest table again: the texts of the new generation may be fewer.
+            if table.count > 0 { table = Table(slots: 16) }
+        }
+
+        /// Holds what the cache holds in `slot` (at `generation`, under its lock).
+        fileprivate func learn(hash: UInt64, key: [UInt8], glyphs: [Font.Glyph], at slot: Int) {
+            table.insert(hash: hash, key: key, glyphs: glyphs, at: slot)
+        }
+
+        /// Marks the uses gathered as uses in the cache's state `s` (under its lock), if its
+        /// slots are still where they were found.
+        fileprivate func report(to s: inout State) {
+            guard !used.isEmpty else { return }
+            if s.generation == generation {
+                for slot in used where s.hashes[slot] != ShapeCache.free {
+                    s.clock += 1
+                    s.lastUse[slot] = s.clock
+                }
+            }
+            used.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// FNV-1a over the bytes, finished with a multiply so that the high bits (where probing
     /// starts) depend on every byte; odd, so never `free`.
+    @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }

@@ -279,7 +279,8 @@ struct TextLayout {
             return
         }
         text.withUTF8 { bytes in
-            // The words are looked up under one lock; those not kept are shaped after it.
+            // The words are looked up in the thread's front of the font's shape cache, without a
+            // lock; those it lacks in the cache, under one lock; those not kept are shaped last.
             var missing: [Int] = []
             style.font.shapes.lookingUp { find in
                 asciiPieces(of: bytes) { range, isNewline in
@@ -307,10 +308,22 @@ struct TextLayout {
                     }
                 }
             }
-            for i in missing {
-                guard case let .bytes(_, range) = shaped[i].text else { continue }
-                let glyphs = style.font.shape(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
-                shaped[i] = measured(glyphs, style: index, style, endsWithSpace: shaped[i].endsWithSpace, text: shaped[i].text)
+            guard !missing.isEmpty else { return }
+            let words = missing.map { i -> UnsafeBufferPointer<UInt8> in
+                guard case let .bytes(_, range) = shaped[i].text else { return UnsafeBufferPointer(start: nil, count: 0) }
+                return UnsafeBufferPointer(rebasing: bytes[range])
+            }
+            let kept = style.font.shapes.glyphs(forUTF8: words.lazy.filter { $0.count <= Font.longestShapeKept })
+            var next = kept.startIndex
+            for (i, word) in zip(missing, words) {
+                var glyphs: [Font.Glyph]?
+                if word.count <= Font.longestShapeKept {
+                    glyphs = kept[next]
+                    next += 1
+                }
+                // (Not kept: asked again, for a word shaped just before may be the same.)
+                shaped[i] = measured(glyphs ?? style.font.shape(utf8: word), style: index, style,
+                                     endsWithSpace: shaped[i].endsWithSpace, text: shaped[i].text)
             }
         }
     }
@@ -388,7 +401,9 @@ struct TextLayout {
         measured(style.font.shape(text), style: index, style, endsWithSpace: endsWithSpace, text: .string(text))
     }
 
-    /// A word's glyphs with their advance, and without a trailing space.
+    /// A word's glyphs with their advance, and without a trailing space. (Inlined: a call per
+    /// word of a line cost more than the sum.)
+    @inline(__always)
     private static func measured(_ glyphs: [Font.Glyph], style index: Int, _ style: Style, endsWithSpace: Bool,
                                  text: PieceText) -> Shaped {
         var advance = 0

@@ -58,4 +58,159 @@ import Testing
             #expect(font.shape(text) == byBytes, "\(text)")
         }
     }
+
+    // MARK: The thread's front (looked up without the lock)
+
+    /// What the calling thread's front holds for `text` (nil when it does not).
+    private static func inFront(_ cache: ShapeCache, _ text: String) -> [Font.Glyph]? {
+        var text = text
+        return text.withUTF8 { bytes in cache.lookingUp { find in find(bytes) } }
+    }
+
+    /// The front finds what the cache holds for this thread's texts, and nothing else.
+    @Test func frontReturnsWhatTheCacheHolds() {
+        let cache = ShapeCache(capacity: 1000)
+        for i in 0..<300 { Self.insert(cache, Self.glyphs(i), "word\(i) ") }
+        for i in 0..<300 {
+            #expect(Self.inFront(cache, "word\(i) ") == Self.glyphs(i), "word\(i)")
+            #expect(Self.inFront(cache, "word\(i) ") == Self.find(cache, "word\(i) "), "word\(i)")
+        }
+        for text in ["word1", "word300 ", "", "word1  "] { #expect(Self.inFront(cache, text) == nil, "\(text.debugDescription)") }
+    }
+
+    /// Texts another thread finds in the cache are not in this thread's front until this thread
+    /// finds them under the lock; then they are.
+    @Test func frontLearnsWhatTheThreadFound() {
+        let cache = ShapeCache(capacity: 100)
+        Thread.detachNewThreadAndWait { Self.insert(cache, Self.glyphs(7), "seven") }
+        #expect(Self.inFront(cache, "seven") == nil)
+        #expect(Self.find(cache, "seven") == Self.glyphs(7))
+        #expect(Self.inFront(cache, "seven") == Self.glyphs(7))
+    }
+
+    /// Once the cache drops texts (over capacity), the front gives none of them: after a trim
+    /// the front answers as the cache does, for every text.
+    @Test func frontForgetsWhatTheCacheDropped() {
+        let cache = ShapeCache(capacity: 8)
+        for i in 0..<8 { Self.insert(cache, Self.glyphs(i), "word\(i)") }
+        for i in 0..<8 { #expect(Self.inFront(cache, "word\(i)") == Self.glyphs(i)) }
+        // Another thread trims the cache: this thread's front must not serve what went.
+        Thread.detachNewThreadAndWait { for i in 8..<12 { Self.insert(cache, Self.glyphs(i), "word\(i)") } }
+        for i in 0..<12 {
+            let front = Self.inFront(cache, "word\(i)")
+            #expect(front == nil || front == Self.find(cache, "word\(i)"), "word\(i)")
+        }
+        #expect(Front.current(for: cache).count <= cache.count)
+    }
+
+    /// Glyphs kept again for the same text (replaced in the cache) replace the front's.
+    @Test func frontGivesGlyphsReplacedInTheCacheUpToDate() {
+        let cache = ShapeCache(capacity: 16)
+        Self.insert(cache, Self.glyphs(1), "text")
+        #expect(Self.inFront(cache, "text") == Self.glyphs(1))
+        Thread.detachNewThreadAndWait { Self.insert(cache, Self.glyphs(2), "text") }
+        #expect(Self.inFront(cache, "text") != Self.glyphs(1))
+        #expect(Self.find(cache, "text") == Self.glyphs(2))
+        #expect(Self.inFront(cache, "text") == Self.glyphs(2))
+    }
+
+    /// Uses found only in the front count as uses in the cache: a text the thread keeps finding
+    /// there survives a trim that drops texts used less recently.
+    @Test func usesFoundInTheFrontKeepTheTextInTheCache() {
+        let cache = ShapeCache(capacity: 8)
+        for i in 0..<8 { Self.insert(cache, Self.glyphs(i), "word\(i)") }
+        for _ in 0..<ShapeCache.Front.reportedUses { #expect(Self.inFront(cache, "word0") == Self.glyphs(0)) }
+        Thread.detachNewThreadAndWait { Self.insert(cache, Self.glyphs(8), "word8") }
+        #expect(cache.count == 6)
+        #expect(Self.find(cache, "word0") == Self.glyphs(0))
+        #expect(Self.find(cache, "word1") == nil)
+    }
+
+    /// A front never holds more texts than its cache may keep, however many pass through it,
+    /// and a thread keeps fronts for a few caches only.
+    @Test func frontsAreBounded() {
+        let cache = ShapeCache(capacity: 16)
+        for i in 0..<1000 {
+            Self.insert(cache, Self.glyphs(i), "word\(i)")
+            _ = Self.inFront(cache, "word\(i / 2)")
+            #expect(Front.current(for: cache).count <= cache.capacity)
+        }
+        #expect(Front.current(for: cache).count <= cache.count)
+        let caches = (0..<ShapeCache.Front.frontsKept + 3).map { _ in ShapeCache(capacity: 4) }
+        for (i, other) in caches.enumerated() { Self.insert(other, Self.glyphs(i), "same") }
+        #expect(Self.inFront(caches[0], "same") == nil, "its front was dropped for the later caches'")
+        #expect(Self.find(caches[0], "same") == Self.glyphs(0))
+    }
+
+    /// Caches of different fonts (or a font dropped and another made) never see each other's
+    /// texts through a thread's fronts.
+    @Test func frontsOfDifferentCachesAreApart() {
+        var first: ShapeCache? = ShapeCache(capacity: 8)
+        Self.insert(first!, Self.glyphs(1), "word")
+        #expect(Self.inFront(first!, "word") == Self.glyphs(1))
+        first = nil
+        let second = ShapeCache(capacity: 8)
+        #expect(Self.inFront(second, "word") == nil)
+        Self.insert(second, Self.glyphs(2), "word")
+        #expect(Self.inFront(second, "word") == Self.glyphs(2))
+    }
+
+    /// Threads looking up, keeping and trimming the same texts at once only ever get the glyphs
+    /// kept for a text (each text has one set here), from the front or the cache.
+    @Test func threadsSharingACacheGetWhatWasKept() {
+        let cache = ShapeCache(capacity: 24)
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            var g = SeededGenerator(seed: UInt64(thread + 1))
+            for _ in 0..<3000 {
+                let i = Int.random(in: 0..<40, using: &g)
+                let text = "text \(i)"
+                var found = Self.inFront(cache, text)
+                if found == nil { found = Self.find(cache, text) }
+                if found == nil { Self.insert(cache, Self.glyphs(i), text) } else if found != Self.glyphs(i) { failures.withLock { $0 += 1 } }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(cache.count <= cache.capacity)
+    }
+
+    /// Threads laying out the same words of one font at once (each filling its front, the
+    /// cache trimming meanwhile for the many words) get the glyphs one thread gets alone.
+    @Test func threadsLayingOutTheSameWordsGetEqualGlyphs() throws {
+        let lines = (0..<600).map { i in "ALPHA-\(i % 97)  \(i * 7919 % 100_000)  +\(i % 13).5% é\(i % 3)" }
+        @Sendable func laidOut(_ font: Font, _ lines: [String]) -> [[UInt32]] {
+            lines.map { line in
+                let layout = TextLayout(runs: [TextRun(line)], font: font.familyName, fontSize: 22, color: .white, width: nil,
+                                        wrapped: false, truncation: .none, alignment: .left, explicitFont: font)
+                return layout.glyphs.flatMap { [$0.id, UInt32($0.origin.x * 64), UInt32($0.origin.y * 64), UInt32($0.advance * 64)] }
+            }
+        }
+        let expected = laidOut(try Font(fileAt: TextTests.dejaVu), lines)
+        let font = try Font(fileAt: TextTests.dejaVu)
+        let results = Locked<[Int: [[UInt32]]]>([:])
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            // Each thread in its own order, twice (the second time from its front).
+            let order = thread % 2 == 0 ? Array(lines.indices) : lines.indices.reversed()
+            var got = [[UInt32]](repeating: [], count: lines.count)
+            for _ in 0..<2 {
+                for (k, line) in zip(order, laidOut(font, order.map { lines[$0] })) { got[k] = line }
+            }
+            results.withLock { $0[thread] = got }
+        }
+        for thread in 0..<4 { #expect(results.withLock { $0[thread] } == expected, "thread \(thread)") }
+    }
+}
+
+private typealias Front = ShapeCache.Front
+
+extension Thread {
+    /// Runs `body` on a new thread (with fronts of its own) and waits for it.
+    fileprivate static func detachNewThreadAndWait(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            body()
+            done.signal()
+        }
+        done.wait()
+    }
 }
