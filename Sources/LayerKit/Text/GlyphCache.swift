@@ -305,49 +305,66 @@ final class GlyphCache: Sendable {
     /// closure that borrows one).
     struct Reading {
         fileprivate let cache: GlyphCache
+        /// The generation the reading is counted at (`State.readings`), once a lookup has
+        /// counted it: a local of `reading(_:)`.
+        fileprivate let began: UnsafeMutablePointer<UInt64?>
 
         /// The coverage of each glyph of `requests` (all of `font`), in order, into `coverage`
         /// (made as long as `requests`, whatever it held), valid until the reading ends: hits under one lock, misses
         /// rasterized outside it (another thread may rasterize the same glyph meanwhile; both
         /// make the same pixels).
         func look(font: Font, for requests: [Request], into coverage: inout [Coverage]) {
-            cache.look(font: font, for: requests, into: &coverage)
+            cache.look(font: font, for: requests, into: &coverage, began: began)
         }
     }
 
     /// Runs `body` in a reading of the cache: the coverage it looks up stays valid until it
     /// returns.
+    ///
+    /// The reading is counted (so that entries let go of meanwhile are retired, not freed) by
+    /// its first lookup, under the lock that lookup takes anyway, not when it begins: what it
+    /// finds then is what no eviction has touched, and every later eviction sees it counted.
+    /// A line of text so takes the lock twice (its lookup, and the reading's end), not three
+    /// times.
     func reading<R>(_ body: (Reading) throws -> R) rethrows -> R {
-        let generation = state.withLock { s -> UInt64 in
-            if let last = s.readings.indices.last, s.readings[last].generation == s.generation {
-                s.readings[last].count += 1
-            } else {
-                s.readings.append((s.generation, 1))
-            }
-            return s.generation
-        }
+        var began: UInt64?
         defer {
-            // Freed once the lock is let go: an entry's deinit frees its rows.
-            let freed = state.withLock { s -> [(generation: UInt64, entries: [Entry])] in
-                if let i = s.readings.firstIndex(where: { $0.generation == generation }) {
-                    s.readings[i].count -= 1
-                    if s.readings[i].count == 0 { s.readings.remove(at: i) }
+            if let generation = began {
+                // Freed once the lock is let go: an entry's deinit frees its rows.
+                let freed = state.withLock { s -> [(generation: UInt64, entries: [Entry])] in
+                    if let i = s.readings.firstIndex(where: { $0.generation == generation }) {
+                        s.readings[i].count -= 1
+                        if s.readings[i].count == 0 { s.readings.remove(at: i) }
+                    }
+                    guard !s.retired.isEmpty else { return [] }
+                    // Entries retired at generation g may be read by readings begun at g or before.
+                    let oldest = s.readings.first?.generation ?? .max
+                    let kept = s.retired.firstIndex { $0.generation >= oldest } ?? s.retired.endIndex
+                    let freed = Array(s.retired[..<kept])
+                    s.retired.removeFirst(kept)
+                    return freed
                 }
-                guard !s.retired.isEmpty else { return [] }
-                // Entries retired at generation g may be read by readings begun at g or before.
-                let oldest = s.readings.first?.generation ?? .max
-                let kept = s.retired.firstIndex { $0.generation >= oldest } ?? s.retired.endIndex
-                let freed = Array(s.retired[..<kept])
-                s.retired.removeFirst(kept)
-                return freed
+                _ = freed
             }
-            _ = freed
         }
-        return try body(Reading(cache: self))
+        return try withUnsafeMutablePointer(to: &began) { try body(Reading(cache: self, began: $0)) }
+    }
+
+    /// Counts a reading (its `Reading.began`) as under way at the present generation, unless
+    /// it is already (under the lock, in `s`).
+    @inline(__always)
+    private static func countReading(_ began: UnsafeMutablePointer<UInt64?>, in s: inout State) {
+        guard began.pointee == nil else { return }
+        if let last = s.readings.indices.last, s.readings[last].generation == s.generation {
+            s.readings[last].count += 1
+        } else {
+            s.readings.append((s.generation, 1))
+        }
+        began.pointee = s.generation
     }
 
     /// `Reading.look(font:for:into:)`.
-    private func look(font: Font, for requests: [Request], into coverage: inout [Coverage]) {
+    private func look(font: Font, for requests: [Request], into coverage: inout [Coverage], began: UnsafeMutablePointer<UInt64?>) {
         // Every position is written below (found, or made and kept), so the array only takes
         // the requests' count, keeping what it held (a run's array is reused from line to line,
         // and refilling it element by element cost more than the lookups).
@@ -360,6 +377,7 @@ final class GlyphCache: Sendable {
         requests.withUnsafeBufferPointer { requests in
             coverage.withUnsafeMutableBufferPointer { coverage in
                 state.withLock { s in
+                    Self.countReading(began, in: &s)
                     var i = 0
                     while i < requests.count {
                         // Requests of one scale (a run's, usually all) are looked up in one strike.

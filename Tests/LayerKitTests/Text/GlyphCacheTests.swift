@@ -121,6 +121,46 @@ import Testing
         #expect(cache.retiredCount == 0)
     }
 
+    /// A reading is counted by its first lookup: one that has looked nothing up yet keeps
+    /// nothing the cache evicts meanwhile (its lookups could not have found it).
+    @Test func aReadingKeepsEvictedEntriesOnlyOnceItHasLookedUp() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let glyphs = Array(Set(font.shape("abcdefghijklmnopqrstuvwxyz").map(\.id))).sorted()
+        let cache = GlyphCache(capacity: 15_000)
+        cache.reading { reading in
+            for glyph in glyphs { _ = cache.coverage(font: font, glyph: glyph, scale: 0.03, phaseX: 1, phaseY: 1) }
+            #expect(cache.count < glyphs.count, "the capacity should have forced an eviction")
+            #expect(cache.retiredCount == 0, "nothing looked up in the reading: evicted entries are freed at once")
+            var coverage: [GlyphCache.Coverage] = []
+            reading.look(font: font, for: [GlyphCache.Request(glyph: glyphs[0], scale: 0.03, phaseX: 2, phaseY: 2)], into: &coverage)
+            for glyph in glyphs { _ = cache.coverage(font: font, glyph: glyph, scale: 0.03, phaseX: 4, phaseY: 4) }
+            #expect(cache.retiredCount > 0, "looked up: evicted entries wait for the reading's end")
+        }
+        #expect(cache.retiredCount == 0)
+    }
+
+    /// Coverage a reading found stays readable while another thread evicts its glyph.
+    @Test func coverageLookedUpInAReadingOutlivesAnotherThreadsEviction() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let glyphs = Array(Set(font.shape("abcdefghijklmnopqrstuvwxyz").map(\.id))).sorted()
+        let cache = GlyphCache(capacity: 15_000)
+        let expected = try #require(GlyphCache(capacity: 1 << 20).coverage(font: font, glyph: glyphs[0], scale: 0.03, phaseX: 3, phaseY: 5))
+        cache.reading { reading in
+            var coverage: [GlyphCache.Coverage] = []
+            reading.look(font: font, for: [GlyphCache.Request(glyph: glyphs[0], scale: 0.03, phaseX: 3, phaseY: 5)], into: &coverage)
+            let blit = coverage[0].blit
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                for glyph in glyphs.dropFirst() { _ = cache.coverage(font: font, glyph: glyph, scale: 0.03, phaseX: 3, phaseY: 5) }
+                done.signal()
+            }
+            done.wait()
+            #expect(cache.retiredCount > 0, "the capacity should have forced an eviction")
+            #expect(Array(UnsafeBufferPointer(start: blit.coverage, count: Int(blit.stride) * Int(blit.height))) == expected.coverage)
+        }
+        #expect(cache.retiredCount == 0)
+    }
+
     /// Runs of different strikes (scales, fonts) looked up in turn, with strikes added and
     /// evicted between them, each find their own glyphs: the strike found last is remembered,
     /// and must be told from the others and forgotten when strikes come and go.
