@@ -27,4 +27,21 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&value)
     }
+
+    /// `withLock(_:)`, trying the lock up to `attempts` times before waiting for it: for locks
+    /// held a fraction of a microsecond that threads take many times a frame, where going to
+    /// sleep in the kernel and being woken costs many times the wait.
+    func withLock<Result>(tryingFirst attempts: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
+        if !lock.try() { wait(tryingFirst: attempts - 1) }
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    /// Takes the lock, trying it `attempts` times before waiting for it. (Out of line: the
+    /// contended path, kept out of the callers' code.)
+    @inline(never)
+    private func wait(tryingFirst attempts: Int) {
+        for _ in 0..<max(0, attempts) where lock.try() { return }
+        lock.lock()
+    }
 }

@@ -262,6 +262,10 @@ final class GlyphCache: Sendable {
     }
 
     private let state = Locked(State())
+    /// Times a line's lookup (and a reading's end) tries the lock before waiting for it: the
+    /// two threads of a content pass take it twice a line each and hold it for a run's probes,
+    /// while waiting put a thread to sleep in the kernel and woke it.
+    private static let lockAttempts = 100
     let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }
@@ -331,7 +335,7 @@ final class GlyphCache: Sendable {
         defer {
             if let generation = began {
                 // Freed once the lock is let go: an entry's deinit frees its rows.
-                let freed = state.withLock { s -> [(generation: UInt64, entries: [Entry])] in
+                let freed = state.withLock(tryingFirst: Self.lockAttempts) { s -> [(generation: UInt64, entries: [Entry])] in
                     if let i = s.readings.firstIndex(where: { $0.generation == generation }) {
                         s.readings[i].count -= 1
                         if s.readings[i].count == 0 { s.readings.remove(at: i) }
@@ -376,7 +380,7 @@ final class GlyphCache: Sendable {
         var missing: [Int] = []
         requests.withUnsafeBufferPointer { requests in
             coverage.withUnsafeMutableBufferPointer { coverage in
-                state.withLock { s in
+                state.withLock(tryingFirst: Self.lockAttempts) { s in
                     Self.countReading(began, in: &s)
                     var i = 0
                     while i < requests.count {
