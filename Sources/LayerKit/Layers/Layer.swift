@@ -60,12 +60,10 @@ open class Layer {
     /// after it), and neither is passed `inout` or reached through a key path.
     @exclusivity(unchecked) public internal(set) weak var superlayer: Layer? { didSet { left(oldValue, for: superlayer) } }
 
-    /// The sublayers. (Unchecked for exclusive access: the renderer reads it for every changed
-    /// line; safe because every access is a read or a write with no call inside that could
-    /// reach this layer's list — the closures given to `firstIndex`, `contains` and `removeAll`
-    /// compare or read the sublayers themselves, and a sublayer released by a write frees its
-    /// own fields only.)
-    @exclusivity(unchecked) var sublayerStorage: [Layer] = []
+    /// The sublayers. (Checked for exclusive access, unlike the bookkeeping below: a write can
+    /// release the last reference to a sublayer, and a subclass's deinit is the user's code,
+    /// which may reach this layer's sublayers; the runtime's check turns that into a clear trap.)
+    var sublayerStorage: [Layer] = []
 
     /// The sublayers, back to front; nil when there are none (as in Core Animation).
     ///
@@ -187,12 +185,10 @@ open class Layer {
     /// Added to the layer's local time.
     @Declared(Properties.timeOffset) public var timeOffset: TimeInterval
 
-    /// The running animations, in the order they were added. (Unchecked for exclusive access:
-    /// the renderer reads it for every changed layer; safe because every access is a read or a
-    /// write with no call inside that could reach this list — the closures given to
-    /// `firstIndex` and `contains` read an entry's key or animation, and stop and start
-    /// handlers run after the access, from copies.)
-    @exclusivity(unchecked) var animationEntries: [AnimationEntry] = []
+    /// The running animations, in the order they were added. (Checked for exclusive access: a
+    /// write can release the last reference to an animation and its delegate, whose deinit is
+    /// the user's code and may reach this list.)
+    var animationEntries: [AnimationEntry] = []
 
     /// Per-key actions that replace or (with `.none`) disable the implicit animation of a
     /// property change, as Core Animation's `actions` dictionary.
