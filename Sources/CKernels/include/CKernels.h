@@ -179,6 +179,17 @@ typedef struct lk_glyph_blit {
 lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
                            const lk_glyph_blit *glyphs, int32_t count, lk_box *inked, lk_variant variant);
 
+/* Stores `pixel` into every pixel of the `count` boxes, cut to the destination, of a `width` x
+ * `height` destination of 32-bit words at `dst` (rows `stride` bytes apart, a multiple of 4 and
+ * at least 4 · width): what pixman_fill, and so pixman_image_fill_boxes for SRC (CLEAR: 0; OVER
+ * of an opaque color), writes, bit for bit. Only the boxes' words are written, none read.
+ * `variant` picks the code (AUTO, or one not available here: the process's); AVX-512 runs AVX2's
+ * (no faster: the stores are the cost); every variant stores the same words. LK_INVALID, writing
+ * nothing, for a null or misaligned `dst`, a negative size, a stride out of range, stride ·
+ * height above INT32_MAX, or a negative count (or boxes missing for a positive one). */
+lk_status lk_fill(uint32_t *dst, int32_t width, int32_t height, int32_t stride, uint32_t pixel, const lk_box *boxes,
+                  int32_t count, lk_variant variant);
+
 /* Writes the vertical pairs of a `width` x `height` A8 source (at least 2x2) into `pairs`, with
  * a clear border (see lk_job.pairs): height + 1 rows of `pairs_stride` bytes (at least
  * 2 · (width + 2)), row r holding, for x = −1 … width, texel (x, r − 1) then (x, r), texels

@@ -13,9 +13,22 @@ extension Bitmap {
     }
 
     /// `fill(_:with:operator:clip:)` with a premultiplied `a8r8g8b8` pixel, exactly.
+    ///
+    /// Where the result is the pixel itself (`.source`; `.clear`, a store of 0; `.over` of an
+    /// opaque pixel) the kernels store it (`lk_fill`, AVX2's stores against pixman's SSE2 fill's
+    /// for a painter's background), unless the composite engine is `.pixman`; pixman blends the
+    /// rest. Either way pixman's pixels.
     func fill(_ rect: PixelRect, premultiplied pixel: UInt32, operator op: CompositeOperator = .over, clip: Region? = nil) {
         var area = Region(rect.intersection(bounds))
         if let clip { area.formIntersection(clip) }
+        if let stored = Self.storedPixel(pixel, op) {
+            let engine = Self.compositeEngine
+            if engine != .pixman {
+                let variant: KernelVariant? = if case let .kernels(v) = engine { v } else { nil }
+                Kernels.fill(Kernels.Target(self), pixel: stored, area: area, variant: variant)
+                return
+            }
+        }
         var boxes = area.rects.map(pixman_box32_t.init)
         guard !boxes.isEmpty else { return }
         var pixmanColor = Self.pixmanColor(premultiplied: pixel)
@@ -209,6 +222,18 @@ extension Bitmap {
                 let g = ((p >> 8 & 0xFF) * scale[2] + 128) >> 8, b = ((p & 0xFF) * scale[3] + 128) >> 8
                 pixels[i] = min(a, 255) << 24 | min(r, a) << 16 | min(g, a) << 8 | min(b, a)
             }
+        }
+    }
+
+    /// The pixel a fill with `op` stores wherever it reaches, when that is all it does: the
+    /// pixel for `.source`, 0 for `.clear`, an opaque pixel for `.over` (pixman's fill of the
+    /// boxes too, `pixman_image_fill_boxes` making such fills `SRC`); nil otherwise.
+    static func storedPixel(_ pixel: UInt32, _ op: CompositeOperator) -> UInt32? {
+        switch op {
+        case .source: pixel
+        case .clear: 0
+        case .over: pixel >> 24 == 0xFF ? pixel : nil
+        default: nil
         }
     }
 

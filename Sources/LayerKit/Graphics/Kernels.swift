@@ -208,6 +208,17 @@ enum Kernels {
         }
     }
 
+    /// Stores `pixel` into every pixel of `area` in `target` (a whole bitmap's pixels, origin
+    /// (0, 0)): what pixman's fill of the same boxes stores.
+    static func fill(_ target: Target, pixel: UInt32, area: Region, variant: KernelVariant?) {
+        precondition(target.originX == 0 && target.originY == 0, "fills take a whole bitmap's pixels")
+        withBoxes(of: area, reaching: target) { boxes, count in
+            let status = lk_fill(target.pixels, Int32(target.width), Int32(target.height), Int32(target.bytesPerRow),
+                                 pixel, boxes, count, variant?.cVariant ?? LK_VARIANT_AUTO)
+            assert(status == LK_OK, "lk_fill refused its fill of \(target)")
+        }
+    }
+
     /// A premultiplied color times an 8-bit opacity, rounded as pixman multiplies by a mask: the
     /// color that a mask's coverage multiplies, whichever path draws it.
     static func color(_ color: UInt32, timesOpacity opacity: UInt8) -> UInt32 {
