@@ -559,7 +559,7 @@ static inline __attribute__((always_inline)) void add_glyph_rows_scalar(uint8_t 
 }
 
 lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
-                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked, lk_variant variant) {
+                           int32_t clear_x, const lk_glyph_blit *glyphs, int32_t count, lk_box *inked, lk_variant variant) {
     if (!mask || width < 0 || height < 0 || stride < width || count < 0 || (count > 0 && !glyphs) ||
         (int64_t)stride * height > INT32_MAX)
         return LK_INVALID;
@@ -572,8 +572,9 @@ lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_
 #if LK_X86
     case LK_VARIANT_AVX512: /* AVX2's glyphs */
     case LK_VARIANT_AVX2:
-        lk_a8_add_glyphs_avx2(mask, mask_x, mask_y, width, height, stride, glyphs, count, inked);
+        lk_a8_add_glyphs_avx2(mask, mask_x, mask_y, width, height, stride, clear_x, glyphs, count, inked);
         break;
+    /* SSE2 tests each step for a clear mask itself; bytes go one at a time. Neither needs clear_x. */
     case LK_VARIANT_SSE2:
         lk_add_glyphs_with(mask, mask_x, mask_y, width, height, stride, glyphs, count, inked, add_glyph_rows_sse2);
         break;

@@ -241,7 +241,7 @@ LK_INLINE void lk_add_glyph_bytes(uint8_t *dst, ptrdiff_t dst_stride, const uint
 #if LK_X86
 /* lk_a8_add_glyphs in AVX2 (kernels_avx2.c), its arguments checked. */
 void lk_a8_add_glyphs_avx2(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
-                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked);
+                           int32_t clear_x, const lk_glyph_blit *glyphs, int32_t count, lk_box *inked);
 #endif
 
 

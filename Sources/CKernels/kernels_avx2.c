@@ -366,12 +366,31 @@ static __attribute__((noinline)) int avx2_add_glyph_clipped(uint8_t *mask, int32
     return lk_add_glyph_with(mask, mask_x, mask_y, width, height, stride, g, box, avx2_add_glyph_rows);
 }
 
+/* A glyph of one step a row onto mask bytes known clear, two rows a turn: over(0, g) = g, so
+ * its coverage is stored as it is, the lanes past its width as zero (which they hold). */
+static inline __attribute__((always_inline)) void avx2_store_glyph_rows(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
+                                                                        ptrdiff_t src_stride, int32_t rows, int32_t n) {
+    static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const __m128i last = _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)n));
+    int32_t r = 0;
+    for (; r + 2 <= rows; r += 2, src += 2 * src_stride, dst += 2 * dst_stride) {
+        _mm_storeu_si128((__m128i *)dst, _mm_and_si128(_mm_loadu_si128((const __m128i *)src), last));
+        _mm_storeu_si128((__m128i *)(dst + dst_stride), _mm_and_si128(_mm_loadu_si128((const __m128i *)(src + src_stride)), last));
+    }
+    if (r < rows) _mm_storeu_si128((__m128i *)dst, _mm_and_si128(_mm_loadu_si128((const __m128i *)src), last));
+}
+
 /* A line's glyphs usually lie inside its mask and are at most 16 pixels across: those go
  * straight to one step a row, with nothing to clip. (Wider glyphs too made the loop keep
- * more on the stack, costing every glyph more than it saved the wide ones.) */
+ * more on the stack, costing every glyph more than it saved the wide ones.) Left to right on
+ * a cleared mask, as a line's store is drawn, most start right of every glyph before them
+ * (`clear`: the columns from there on are still zero): their coverage is stored as it is,
+ * without reading the mask or the arithmetic; the 16 bytes from the glyph's start must then
+ * lie within the mask's width, since lanes past the glyph's are stored as zero. */
 void lk_a8_add_glyphs_avx2(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
-                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked) {
+                           int32_t clear_x, const lk_glyph_blit *glyphs, int32_t count, lk_box *inked) {
     lk_box all = {0, 0, 0, 0}, box;
+    int64_t clear = clear_x > 0 ? clear_x : 0;
     for (int32_t i = 0; i < count; i++) {
         const lk_glyph_blit *g = &glyphs[i];
         if (!g->coverage) continue;
@@ -380,10 +399,14 @@ void lk_a8_add_glyphs_avx2(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_
         if (gx >= 0 && gy >= 0 && gx + w <= width && gy + h <= height && w > 0 && w <= 16 && h > 0 && g->stride >= 16 &&
             stride - gx >= 16) {
             box = (lk_box){(int32_t)gx, (int32_t)gy, (int32_t)gx + w, (int32_t)gy + h};
-            avx2_add_glyph_rows(mask + (ptrdiff_t)gy * stride + gx, stride, g->coverage, g->stride, h, w, 1);
+            if (gx >= clear && width - gx >= 16)
+                avx2_store_glyph_rows(mask + (ptrdiff_t)gy * stride + gx, stride, g->coverage, g->stride, h, w);
+            else
+                avx2_add_glyph_rows(mask + (ptrdiff_t)gy * stride + gx, stride, g->coverage, g->stride, h, w, 1);
         } else if (!avx2_add_glyph_clipped(mask, mask_x, mask_y, width, height, stride, g, &box)) {
             continue;
         }
+        if (box.x2 > clear) clear = box.x2;
         lk_box_add(&all, box);
     }
     if (inked) *inked = all;

@@ -172,12 +172,16 @@ typedef struct lk_glyph_blit {
  * ((t + (t >> 8)) >> 8, t = m·g + 128). Glyphs are clipped to the mask; only bytes of the
  * mask's rows are written, and those outside a glyph keep their value. When `inked` is not
  * null it receives the union of the glyphs' boxes inside the mask, in mask pixels (x1 >= x2
- * when none reaches it). `variant` picks the code (AUTO, or one not available here: the
- * process's); every variant writes the same bytes. LK_INVALID, writing nothing, for a null or
- * undersized mask, or a glyph with coverage and a negative size or a stride shorter than its
- * width. */
+ * when none reaches it). `clear_x` is a promise: the mask's columns clear_x … width − 1 hold
+ * zero in every row (width or more when nothing is known; a freshly cleared mask's is 0). A
+ * glyph that starts right of it and of every glyph before it may then have its coverage
+ * stored as it is (over(0, g) = g), which writes the same bytes; a broken promise makes the
+ * bytes wrong, never touches memory outside the mask's rows. `variant` picks the code (AUTO,
+ * or one not available here: the process's); every variant writes the same bytes. LK_INVALID,
+ * writing nothing, for a null or undersized mask, or a glyph with coverage and a negative
+ * size or a stride shorter than its width. */
 lk_status lk_a8_add_glyphs(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width, int32_t height, int32_t stride,
-                           const lk_glyph_blit *glyphs, int32_t count, lk_box *inked, lk_variant variant);
+                           int32_t clear_x, const lk_glyph_blit *glyphs, int32_t count, lk_box *inked, lk_variant variant);
 
 /* Stores `pixel` into every pixel of the `count` boxes, cut to the destination, of a `width` x
  * `height` destination of 32-bit words at `dst` (rows `stride` bytes apart, a multiple of 4 and

@@ -58,7 +58,7 @@ extension TextLayout {
         if !area.isEmpty {
             ScanConverter.withConverter { converter in
                 converter.withClearedMask(for: area) { mask, stride in
-                    Self.add(run, into: mask, stride: stride, area: area)
+                    Self.add(run, into: mask, stride: stride, area: area, clearFrom: 0)
                     bitmap.composite(mask: mask, stride: stride, area: area, color: color, clip: nil)
                 }
             }
@@ -168,6 +168,10 @@ extension TextLayout {
         let area = mask.bounds
         let inkBefore = mask.inkBounds
         var inked = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        // The columns from here on are clear in every row (a store cleared for its line, or
+        // new: every column), so that glyphs right of every glyph before them are stored as
+        // they are; unknown ink, none. Moved past each run's glyphs.
+        var clearFrom = inkBefore.map { $0.isEmpty ? 0 : $0.maxX } ?? area.width
         var outlined: [Int] = []
         // The thread's run, its arrays kept from the line before.
         let scratch = TextScratch.current
@@ -179,7 +183,9 @@ extension TextLayout {
             cache.reading { reading in
                 forEachRun(splittingColors: false) { range in
                     place(range, at: origin, transform: transform, reading: reading, into: &run)
-                    inked = inked.union(Self.add(run, into: base, stride: mask.bytesPerRow, area: area))
+                    let added = Self.add(run, into: base, stride: mask.bytesPerRow, area: area, clearFrom: clearFrom)
+                    if !added.isEmpty { clearFrom = max(clearFrom, added.maxX) }
+                    inked = inked.union(added)
                     outlined += run.large
                 }
             }
@@ -192,17 +198,19 @@ extension TextLayout {
     /// Adds the run's cached coverage, each glyph placed with its whole-pixel origin, into the
     /// A8 `mask` (`stride` bytes a row) laid over `area` of device pixels, as source-over
     /// combines coverage (`CoverageOverSink.over`: g where the mask is still empty), in one call
-    /// of the kernel. Returns the pixels of the mask they may have changed (the union of their
-    /// visible boxes).
+    /// of the kernel. The mask's columns from `clearFrom` (mask pixels) on are clear in every
+    /// row (`area.width` or more when that is not known). Returns the pixels of the mask they
+    /// may have changed (the union of their visible boxes).
     @discardableResult
-    private static func add(_ run: PlacedRun, into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect) -> PixelRect {
+    private static func add(_ run: PlacedRun, into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect,
+                            clearFrom: Int) -> PixelRect {
         guard !run.coverage.isEmpty, !area.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         var inked = lk_box()
         // The blits point at the cache's entries, kept for the reading the run was placed in.
         let status = run.coverage.withUnsafeBufferPointer { coverage in
             coverage.withMemoryRebound(to: lk_glyph_blit.self) { blits in
                 lk_a8_add_glyphs(mask, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), Int32(stride),
-                                 blits.baseAddress, Int32(blits.count), &inked, LK_VARIANT_AUTO)
+                                 Int32(clamping: clearFrom), blits.baseAddress, Int32(blits.count), &inked, LK_VARIANT_AUTO)
             }
         }
         assert(status == LK_OK, "glyph blits out of range")

@@ -50,35 +50,54 @@ import Testing
 
     /// Random masks (rows padded or not, laid over random pixels), glyphs of every width around
     /// the 16-byte steps, with rows padded or exact, overlapping one another and the mask's
-    /// edges, and glyphs without ink, into clear masks and masks holding anything, in every
-    /// variant: the mask equals the definition's byte for byte, the padding of its rows
-    /// untouched, and the inked box is the union of the glyphs' pixels in the mask.
+    /// edges, and glyphs without ink, into clear masks and masks holding anything (clear from
+    /// a column on, said or not), in every variant: the mask equals the definition's byte for
+    /// byte, the padding of its rows untouched, and the inked box is the union of the glyphs'
+    /// pixels in the mask.
     @Test(arguments: [LK_VARIANT_SCALAR, LK_VARIANT_SSE2, LK_VARIANT_AVX2, LK_VARIANT_AVX512, LK_VARIANT_AUTO])
     func addedGlyphsEqualCoverageOverGlyphByGlyph(_ variant: lk_variant) throws {
         guard variant == LK_VARIANT_AUTO || lk_kernels_variant_is_available(variant) != 0 else { return }
         var g = SeededGenerator(seed: 57)
-        var steps = 0
+        var steps = 0, storable = 0
         for trial in 0..<600 {
-            let width = Int.random(in: 1...90, using: &g), height = Int.random(in: 1...40, using: &g)
+            let width = Int.random(in: 1...90, using: &g) + (trial % 4 == 1 ? 60 : 0), height = Int.random(in: 1...40, using: &g)
             let stride = trial % 3 == 0 ? width : width + Int.random(in: 0...20, using: &g)
             let maskX = trial % 2 == 0 ? 0 : Int.random(in: -500...500, using: &g)
             let maskY = trial % 2 == 0 ? 0 : Int.random(in: -500...500, using: &g)
             var glyphs: [Glyph?] = []
+            // Every fourth trial a line: glyphs of text's sizes left to right, now and then
+            // overlapping the one before or stepping back, on a wider mask.
+            let line = trial % 4 == 1
+            var pen = Int.random(in: -8...8, using: &g)
             for _ in 0..<Int.random(in: 0...12, using: &g) {
                 if Int.random(in: 0..<6, using: &g) == 0 {
                     glyphs.append(nil)
                     continue
                 }
-                let w = Int.random(in: 0...40, using: &g), h = Int.random(in: 0...30, using: &g)
-                let pad = Bool.random(using: &g) ? 0 : Int.random(in: 1...20, using: &g)
-                glyphs.append(Glyph(x: maskX + Int.random(in: -25...(width + 5), using: &g),
-                                    y: maskY + Int.random(in: -20...(height + 5), using: &g), width: w, height: h, stride: w + pad, &g))
+                let w = Int.random(in: 0...(line ? 18 : 40), using: &g), h = Int.random(in: 0...(line ? min(height, 24) : 30), using: &g)
+                let pad = line ? 16 - min(w, 16) + Int.random(in: 0...4, using: &g) : Bool.random(using: &g) ? 0 : Int.random(in: 1...20, using: &g)
+                let x = line ? pen : Int.random(in: -25...(width + 5), using: &g)
+                let y = line ? Int.random(in: -1...max(0, height - h), using: &g) : Int.random(in: -20...(height + 5), using: &g)
+                pen += line ? w + Int.random(in: -4...3, using: &g) : 0
+                glyphs.append(Glyph(x: maskX + x, y: maskY + y, width: w, height: h, stride: w + pad, &g))
                 if w + pad >= 16 { steps += 1 }
             }
             // A clear mask, as a line's store starts (where the kernel stores a glyph's coverage
             // as it is until glyphs overlap), or one holding anything.
-            let before = trial % 4 == 1 ? [UInt8](repeating: 0, count: stride * height)
+            var before = trial % 4 == 1 ? [UInt8](repeating: 0, count: stride * height)
                 : (0..<(stride * height)).map { _ in Int.random(in: 0..<3, using: &g) == 0 ? 0 : UInt8.random(in: 0...255, using: &g) }
+            // Columns from `clearX` on clear in every row, and said to be (the padding keeps
+            // whatever it holds); or nothing said (the mask's width or more).
+            let clearX: Int
+            switch trial % 8 {
+            case 1, 5: clearX = trial % 8 == 1 ? 0 : Int.random(in: 0...width, using: &g)
+            case 0, 2, 4: clearX = Int.random(in: 0...width, using: &g)
+            case 6: clearX = Int(Int32.max)
+            default: clearX = width + Int.random(in: 0...3, using: &g)
+            }
+            for row in 0..<height where clearX < width { for x in clearX..<width { before[row * stride + x] = 0 } }
+            storable += Self.storable(glyphs.map { $0?.blit }, maskX: maskX, maskY: maskY, width: width, height: height,
+                                      stride: stride, clearX: clearX)
             var expected = before
             let expectedInk = Self.reference(&expected, maskX: maskX, maskY: maskY, width: width, height: height, stride: stride,
                                              glyphs)
@@ -90,8 +109,8 @@ import Testing
             let blits = glyphs.map { $0?.blit ?? lk_glyph_blit(coverage: nil, stride: 3, x: Int32(maskX), y: Int32(maskY), width: 9, height: 9) }
             var inked = lk_box(x1: -7, y1: -7, x2: -7, y2: -7)
             let status = withExtendedLifetime(glyphs) {
-                lk_a8_add_glyphs(mask, Int32(maskX), Int32(maskY), Int32(width), Int32(height), Int32(stride), blits,
-                                 Int32(blits.count), &inked, variant)
+                lk_a8_add_glyphs(mask, Int32(maskX), Int32(maskY), Int32(width), Int32(height), Int32(stride),
+                                 Int32(clamping: clearX), blits, Int32(blits.count), &inked, variant)
             }
             #expect(status == LK_OK)
             let ink = inked.x1 < inked.x2 && inked.y1 < inked.y2
@@ -114,6 +133,23 @@ import Testing
             }
         }
         #expect(steps > 1000, "too few glyph rows took the 16-byte steps")
+        #expect(storable > 150, "too few glyphs were stored onto clear columns")
+    }
+
+    /// How many of `glyphs` AVX2 may store as they are: inside the mask, one 16-byte step a
+    /// row that stays within its width, starting right of `clearX` and of every glyph before.
+    static func storable(_ glyphs: [lk_glyph_blit?], maskX: Int, maskY: Int, width: Int, height: Int, stride: Int,
+                         clearX: Int) -> Int {
+        var clear = max(clearX, 0), count = 0
+        for case let b? in glyphs {
+            let gx = Int(b.x) - maskX, gy = Int(b.y) - maskY, w = Int(b.width), h = Int(b.height)
+            if gx >= clear, gy >= 0, gx + w <= width, gy + h <= height, w > 0, w <= 16, h > 0, b.stride >= 16, width - gx >= 16 {
+                count += 1
+            }
+            let box = PixelRect(x: gx, y: gy, width: w, height: h).intersection(PixelRect(x: 0, y: 0, width: width, height: height))
+            if !box.isEmpty { clear = max(clear, box.maxX) }
+        }
+        return count
     }
 
     @Test func badArgumentsAreRefusedAndWriteNothing() {
@@ -126,19 +162,19 @@ import Testing
             var negative = good
             negative.height = -1
             for bad in [narrow, negative] {
-                #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [good, bad], 2, nil, LK_VARIANT_AUTO) == LK_INVALID)
+                #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, 8, [good, bad], 2, nil, LK_VARIANT_AUTO) == LK_INVALID)
             }
-            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 7, [good], 1, nil, LK_VARIANT_AUTO) == LK_INVALID, "a mask row shorter than its width")
-            #expect(lk_a8_add_glyphs(nil, 0, 0, 8, 8, 8, [good], 1, nil, LK_VARIANT_AUTO) == LK_INVALID)
-            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, nil, 1, nil, LK_VARIANT_AUTO) == LK_INVALID)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 7, 8, [good], 1, nil, LK_VARIANT_AUTO) == LK_INVALID, "a mask row shorter than its width")
+            #expect(lk_a8_add_glyphs(nil, 0, 0, 8, 8, 8, 8, [good], 1, nil, LK_VARIANT_AUTO) == LK_INVALID)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, 8, nil, 1, nil, LK_VARIANT_AUTO) == LK_INVALID)
             #expect(mask.allSatisfy { $0 == 9 })
             // A glyph without coverage is one without ink, however odd its other fields.
             var empty = negative
             empty.coverage = nil
             var inked = lk_box(x1: 1, y1: 1, x2: 2, y2: 2)
-            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [empty], 1, &inked, LK_VARIANT_AUTO) == LK_OK)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, 8, [empty], 1, &inked, LK_VARIANT_AUTO) == LK_OK)
             #expect(mask.allSatisfy { $0 == 9 } && inked.x1 >= inked.x2, "nothing inked")
-            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, [empty, good], 2, &inked, LK_VARIANT_AUTO) == LK_OK)
+            #expect(lk_a8_add_glyphs(&mask, 0, 0, 8, 8, 8, 8, [empty, good], 2, &inked, LK_VARIANT_AUTO) == LK_OK)
             #expect(mask.allSatisfy { $0 == CoverageOverSink.over(9, 200) })
             #expect(inked.x1 == 0 && inked.y1 == 0 && inked.x2 == 8 && inked.y2 == 8)
         }

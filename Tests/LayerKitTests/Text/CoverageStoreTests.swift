@@ -219,6 +219,43 @@ import Testing
         #expect(mask[5, 0] == 0)
     }
 
+    /// The bytes of a mask, read through its subscript (which keeps what it knows of its ink).
+    static func bytes(of mask: AlphaMask) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for y in 0..<mask.height { for x in 0..<mask.width { bytes.append(mask[x, y]) } }
+        return bytes
+    }
+
+    /// A line's store cleared and redrawn with another string (shorter, longer, different,
+    /// glyphs that overlap or kern, marks, at fractional offsets) holds exactly what a new
+    /// store drawn once holds: glyphs are stored onto the columns known clear, added where an
+    /// earlier glyph reached. And text drawn right of coverage already in a mask combines with
+    /// it as it would with the mask's ink unknown.
+    @Test func aRedrawnStoreEqualsANewOneBitForBit() throws {
+        let lines = ["ALPHA-07    123.45  +1.23%", "ALPHA-07   9123.45  -0.02%", "ZULU-9", "AVATAR Tj ffi WAVE LT",
+                     "e\u{301}\u{308} ÅÉ 0123 %%", "", "BRAVO-11  88231.07  +4.50%  and a longer tail"]
+        let reused = try AlphaMask(width: 600, height: 40)
+        for (i, line) in (lines + lines.reversed()).enumerated() {
+            let layout = try Self.layout(line, fontSize: 22)
+            let at = CGPoint(x: 3 + Double(i % 3), y: 2)
+            let transform = CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: Double(i % 8) / 8, ty: Double(i % 5) / 5)
+            reused.clearPixels()
+            layout.drawCoverage(into: reused, at: at, transform: transform)
+            let new = try AlphaMask(width: 600, height: 40)
+            layout.drawCoverage(into: new, at: at, transform: transform)
+            #expect(Self.bytes(of: reused) == Self.bytes(of: new), "line \(i): \(line)")
+        }
+        // Text right of other coverage: the same bytes as with the mask's ink unknown.
+        let left = try Self.layout("AVA 12", fontSize: 22), right = try Self.layout("T0 WAVE 3.5%", fontSize: 22)
+        let known = try AlphaMask(width: 600, height: 40), unknown = try AlphaMask(width: 600, height: 40)
+        for mask in [known, unknown] { left.drawCoverage(into: mask, at: CGPoint(x: 2, y: 3), transform: .identity) }
+        #expect(known.inkBounds.map { !$0.isEmpty && $0.maxX < 200 } == true)
+        unknown.inkBounds = nil
+        for mask in [known, unknown] { right.drawCoverage(into: mask, at: CGPoint(x: 200, y: 1), transform: .identity) }
+        #expect(Self.bytes(of: known) == Self.bytes(of: unknown))
+        #expect(Self.bytes(of: known).filter { $0 > 0 }.count > 800)
+    }
+
     /// Painting a coverage item only where its mask has ink changes no pixel: under whole and
     /// fractional offsets, a scale and a turn, over a busy target, the frame is the one painted
     /// with the ink unknown.
