@@ -360,9 +360,38 @@ static inline __attribute__((always_inline)) void avx2_add_glyph_rows(uint8_t *d
     }
 }
 
-/* A glyph that may reach past the mask's edges, or is wider than one step. */
+/* A glyph that may reach past the mask's edges, or is wider than one step. One inside the
+ * mask that starts at or right of `clear` (see lk_a8_add_glyphs_avx2), its steps within the
+ * mask's width and its rows' bytes, is stored as it is, step by step. */
 static __attribute__((noinline)) int avx2_add_glyph_clipped(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_t width,
-                                                            int32_t height, int32_t stride, const lk_glyph_blit *g, lk_box *box) {
+                                                            int32_t height, int32_t stride, const lk_glyph_blit *g, lk_box *box,
+                                                            int64_t clear) {
+    const int64_t gx = (int64_t)g->x - mask_x, gy = (int64_t)g->y - mask_y;
+    const int32_t w = g->width, h = g->height;
+    const int64_t steps = ((int64_t)w + 15) / 16;
+    if (gx >= clear && gy >= 0 && gy + h <= height && w > 0 && h > 0 && g->stride >= 16 * steps &&
+        width - gx >= 16 * steps) {
+        *box = (lk_box){(int32_t)gx, (int32_t)gy, (int32_t)gx + w, (int32_t)gy + h};
+        static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        const __m128i last = _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)(w - 16 * (int32_t)(steps - 1))));
+        const uint8_t *src = g->coverage;
+        uint8_t *dst = mask + (ptrdiff_t)gy * stride + gx;
+        /* Two steps a row (a text line's widest glyphs: %, W, M), without the inner loop. */
+        if (steps == 2) {
+            for (int32_t r = 0; r < h; r++, src += g->stride, dst += stride) {
+                _mm_storeu_si128((__m128i *)dst, _mm_loadu_si128((const __m128i *)src));
+                _mm_storeu_si128((__m128i *)(dst + 16), _mm_and_si128(_mm_loadu_si128((const __m128i *)(src + 16)), last));
+            }
+            return 1;
+        }
+        for (int32_t r = 0; r < h; r++, src += g->stride, dst += stride) {
+            for (int64_t j = 0; j + 1 < steps; j++)
+                _mm_storeu_si128((__m128i *)(dst + 16 * j), _mm_loadu_si128((const __m128i *)(src + 16 * j)));
+            _mm_storeu_si128((__m128i *)(dst + 16 * (steps - 1)),
+                             _mm_and_si128(_mm_loadu_si128((const __m128i *)(src + 16 * (steps - 1))), last));
+        }
+        return 1;
+    }
     return lk_add_glyph_with(mask, mask_x, mask_y, width, height, stride, g, box, avx2_add_glyph_rows);
 }
 
@@ -403,7 +432,7 @@ void lk_a8_add_glyphs_avx2(uint8_t *mask, int32_t mask_x, int32_t mask_y, int32_
                 avx2_store_glyph_rows(mask + (ptrdiff_t)gy * stride + gx, stride, g->coverage, g->stride, h, w);
             else
                 avx2_add_glyph_rows(mask + (ptrdiff_t)gy * stride + gx, stride, g->coverage, g->stride, h, w, 1);
-        } else if (!avx2_add_glyph_clipped(mask, mask_x, mask_y, width, height, stride, g, &box)) {
+        } else if (!avx2_add_glyph_clipped(mask, mask_x, mask_y, width, height, stride, g, &box, clear)) {
             continue;
         }
         if (box.x2 > clear) clear = box.x2;
