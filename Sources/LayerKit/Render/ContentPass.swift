@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Draws the backing stores a frame queues, level by level: stores of one level read only stores
 /// of lower levels (a shadow the content it is cast by, a group what it contains).
@@ -124,54 +125,98 @@ private final class JobBatch: @unchecked Sendable {
 /// `@unchecked Sendable` is safe here for the reasons `JobBatch` gives, and because the thread
 /// that queues them — updating the frame's objects — never reads a store's pixels before
 /// `finish()` has returned: stores are read only by later levels and by painting. The queue,
-/// its cursor and the closed flag are shared state, every access under the lock (an NSLock,
-/// which ThreadSanitizer understands); the semaphore counts queued jobs and wakes idle helpers
-/// at the end; the group's wait orders the helpers' drawing before what follows `finish()`.
+/// its cursor, the closed flag and the count of sleeping helpers are shared state, every access
+/// under the condition's lock (a pthread mutex, which ThreadSanitizer understands); the group's
+/// wait orders the helpers' drawing before what follows `finish()`.
+///
+/// A job wakes a helper only when one sleeps, and a helper that runs out of jobs watches for the
+/// next one a short while (`spinNanoseconds`) before it sleeps: the thread updating the text
+/// board queues a line's store about as fast as a helper draws one, and signalling a semaphore
+/// for every job queued cost that thread a kernel call each (a quarter of its time).
+/// The count of jobs queued, read while watching, is only a hint to take the lock: every job is
+/// taken under it.
 private final class EarlyJobs: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private var queue: [BackingStoreCache.Job] = []
     private var next = 0
     private var closed = false
-    private let available = DispatchSemaphore(value: 0)
+    /// Helpers waiting on the condition for a job (or the close).
+    private var sleeping = 0
+    /// Jobs queued and closes, counted for helpers watching for work without the lock.
+    private let pushes = Atomic<Int>(0)
+    /// How long a helper out of jobs watches for the next before it sleeps.
+    static let spinNanoseconds: UInt64 = 50_000
     private let group = DispatchGroup()
-    private let helpers: Int
 
     init(helpers: Int) {
-        self.helpers = helpers
         for _ in 0..<helpers {
             DispatchQueue.global(qos: .userInitiated).async(group: group) { self.help() }
         }
     }
 
     func push(_ job: BackingStoreCache.Job) {
-        lock.withLock { queue.append(job) }
-        available.signal()
+        condition.lock()
+        queue.append(job)
+        let wake = sleeping > 0
+        condition.unlock()
+        pushes.add(1, ordering: .releasing)
+        if wake { condition.signal() }
     }
 
     /// Closes the queue, draws what is left on the calling thread too, and waits for the helpers.
     func finish() {
-        lock.withLock { closed = true }
-        for _ in 0..<helpers { available.signal() }
+        condition.lock()
+        closed = true
+        let wake = sleeping > 0
+        condition.unlock()
+        pushes.add(1, ordering: .releasing)
+        if wake { condition.broadcast() }
         while let job = take() { job.draw() }
         group.wait()
     }
 
     private func help() {
+        condition.lock()
         while true {
-            available.wait()
-            guard let job = take() else {
-                if lock.withLock({ closed }) { return }
-                continue
+            if next < queue.count {
+                let job = queue[next]
+                next += 1
+                condition.unlock()
+                job.draw()
+                condition.lock()
+            } else if closed {
+                condition.unlock()
+                return
+            } else {
+                let seen = pushes.load(ordering: .acquiring)
+                condition.unlock()
+                let pushed = watch(from: seen)
+                condition.lock()
+                if pushed || next < queue.count || closed { continue }
+                sleeping += 1
+                condition.wait()
+                sleeping -= 1
             }
-            job.draw()
+        }
+    }
+
+    /// Whether a job was queued or the queue closed since `pushes` read `seen`, watched for up
+    /// to `spinNanoseconds`. The watcher yields its core between looks: on a machine busy with
+    /// other work, the thread it waits for may be waiting for that core.
+    private func watch(from seen: Int) -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + Self.spinNanoseconds
+        while true {
+            for _ in 0..<16 where pushes.load(ordering: .acquiring) != seen { return true }
+            if DispatchTime.now().uptimeNanoseconds >= deadline { return false }
+            sched_yield()
         }
     }
 
     private func take() -> BackingStoreCache.Job? {
-        lock.withLock {
-            guard next < queue.count else { return nil }
-            defer { next += 1 }
-            return queue[next]
-        }
+        condition.lock()
+        defer { condition.unlock() }
+        guard next < queue.count else { return nil }
+        defer { next += 1 }
+        return queue[next]
     }
 }
