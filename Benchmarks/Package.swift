@@ -38,6 +38,12 @@ let package = Package(
             name: "CompositorComparison",
             dependencies: ["CompositorBench", .product(name: "LayerKit", package: layerKitPackage)]
         ),
+        // Per frame: wall time beside the CPU time of the calling thread and of all threads, and
+        // context switches: two cores timed on a machine shared with other work.
+        .executableTarget(
+            name: "ThreadProbe",
+            dependencies: ["CompositorBench", .product(name: "LayerKit", package: layerKitPackage)]
+        ),
         // The standard harness (package-benchmark): wall time, throughput, mallocs, peak memory.
         .executableTarget(
             name: "Compositor",
