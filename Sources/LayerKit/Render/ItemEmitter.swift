@@ -248,22 +248,25 @@ struct ItemEmitter {
             }) else { return nil }
             return (store, nil, area, scale)
         }
-        use(Self.coverageKey(of: node))
-        guard let store = Self.coverageStore(content, of: node, area: area, scale: scale, fingerprint: fingerprint, cache: cache)
+        use(Self.coverageKey(of: node.id))
+        guard let store = Self.coverageStore(content, id: node.id, area: area, scale: scale,
+                                             size: ContentRasterizer.storeSize(area: area, scale: scale), fingerprint: fingerprint,
+                                             cache: cache)
         else { return nil }
         return (store, node.tint.map { color.tinted(by: $0) } ?? color, area, scale)
     }
 
     /// The key of a node's content store when it is coverage. A replicator instance's tint
     /// colors the coverage as it is painted: every instance shares the one store.
-    private static func coverageKey(of node: RenderNode) -> PaintItem.Key { PaintItem.Key(layer: node.id, part: .content) }
+    private static func coverageKey(of id: LayerID) -> PaintItem.Key { PaintItem.Key(layer: id, part: .content) }
 
-    /// A node's content store as coverage (`content.coverageColor` is not nil), made or reused.
-    private static func coverageStore(_ content: ContentDescription, of node: RenderNode, area: CGRect, scale: CGFloat,
-                                      fingerprint: BackingStoreCache.Fingerprint, cache: BackingStoreCache) -> BackingStoreCache.Entry? {
-        let size = ContentRasterizer.storeSize(area: area, scale: scale)
-        return cache.store(for: coverageKey(of: node), fingerprint: fingerprint, width: size.width, height: size.height, level: 0,
-                           as: AlphaMask.self, draw: { mask in
+    /// The content store of the node of layer `id` as coverage (`content.coverageColor` is not
+    /// nil), of `size` (`ContentRasterizer.storeSize(area:scale:)`), made or reused.
+    private static func coverageStore(_ content: ContentDescription, id: LayerID, area: CGRect, scale: CGFloat,
+                                      size: (width: Int, height: Int), fingerprint: BackingStoreCache.Fingerprint,
+                                      cache: BackingStoreCache) -> BackingStoreCache.Entry? {
+        cache.store(for: coverageKey(of: id), fingerprint: fingerprint, width: size.width, height: size.height, level: 0,
+                    as: AlphaMask.self, draw: { mask in
             ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask)
         })
     }
@@ -288,23 +291,29 @@ struct ItemEmitter {
     /// store's size or place changed): then `emit` must make its items.
     static func redrawSoleCoverage(of object: RenderObject, cache: BackingStoreCache, targetArea: PixelRect) -> SoleCoverageRedraw? {
         guard object.kind == .plain, object.after.isEmpty, object.before.count == 1, object.storeKeys.count == 1 else { return nil }
-        let node = object.node
+        // The node's fields are read where they are: `let node = object.node` copied the node,
+        // retaining (and then releasing) its content, shadow and group.
         // (`case .none`: comparing the shadow with nil copied it, path and all.)
-        guard case .none = node.shadow, node.border == nil, node.tint == nil, let content = node.content,
-              let color = content.coverageColor, object.storeKeys[0] == coverageKey(of: node),
-              let (area, scale) = storeGeometry(contentArea(content, of: node), node: node, targetArea: targetArea)
+        guard case .none = object.node.shadow, object.node.border == nil, object.node.tint == nil, let content = object.node.content,
+              let color = content.coverageColor, object.storeKeys[0] == coverageKey(of: object.node.id)
+        else { return nil }
+        let transform = object.node.transform
+        guard let (area, scale) = storeGeometry(contentArea(content, clipped: object.node.childClip != nil),
+                                                rasterScale: object.node.rasterScale, transform: transform,
+                                                isAtRest: object.node.isAtRest, targetArea: targetArea)
         else { return nil }
         // Where `append` would place the item: the old one's transform, clip, opacity and
         // source size mean the same extent and footprint (as `PaintItem(placedAmong:)` reuses).
         let size = ContentRasterizer.storeSize(area: area, scale: scale)
-        let transform = storeToBounds(area: area, scale: scale).concatenating(node.transform)
-        guard object.before[0].key == node.key(.content), object.before[0].transform == transform,
-              object.before[0].clip == object.childPlacement.clip, object.before[0].opacity == node.opacity,
+        guard object.before[0].key == object.node.key(.content),
+              object.before[0].transform == storeToBounds(area: area, scale: scale).concatenating(transform),
+              object.before[0].clip == object.childPlacement.clip, object.before[0].opacity == object.node.opacity,
               object.before[0].filter == .bilinear, case .coverage = object.before[0].source,
               object.before[0].source.width == size.width, object.before[0].source.height == size.height
         else { return nil }
         let fingerprint = BackingStoreCache.Fingerprint.content(content, area: area, scale: scale)
-        guard let store = coverageStore(content, of: node, area: area, scale: scale, fingerprint: fingerprint, cache: cache)
+        guard let store = coverageStore(content, id: object.node.id, area: area, scale: scale, size: size, fingerprint: fingerprint,
+                                        cache: cache)
         else { return .gone }
         if store.generation == object.before[0].sourceIdentity, case let .coverage(_, painted) = object.before[0].source,
            painted == color {
@@ -323,8 +332,13 @@ struct ItemEmitter {
     /// also what contents (aspect fill, gravity) and shapes (strokes, caps) draw beyond them.
     /// The content and the shadow cast by it use the same area, so they share one store.
     private static func contentArea(_ content: ContentDescription, of node: RenderNode) -> CGRect {
+        contentArea(content, clipped: node.childClip != nil)
+    }
+
+    /// `contentArea(_:of:)` for a node that clips its sublayers (`childClip`) or not.
+    private static func contentArea(_ content: ContentDescription, clipped: Bool) -> CGRect {
         var area = content.bounds
-        if node.childClip == nil {
+        if !clipped {
             if let contents = content.contents { area = area.union(ContentRasterizer.contentsFrame(contents, in: content.bounds)) }
             if let shape = content.shape {
                 let extent = shape.extent
@@ -516,15 +530,18 @@ struct ItemEmitter {
     /// At rest under a pure translation the store starts on a device pixel (its content drawn
     /// at the layer's sub-pixel offset); otherwise on its own pixel grid in bounds space.
     private func storeGeometry(_ area: CGRect, node: RenderNode) -> (CGRect, CGFloat)? {
-        Self.storeGeometry(area, node: node, targetArea: targetArea)
+        Self.storeGeometry(area, rasterScale: node.rasterScale, transform: node.transform, isAtRest: node.isAtRest,
+                           targetArea: targetArea)
     }
 
-    private static func storeGeometry(_ area: CGRect, node: RenderNode, targetArea: PixelRect) -> (CGRect, CGFloat)? {
+    /// `storeGeometry(_:node:)` for a node of `rasterScale`, `transform` and `isAtRest`.
+    private static func storeGeometry(_ area: CGRect, rasterScale: CGFloat, transform: Homography, isAtRest: Bool,
+                                      targetArea: PixelRect) -> (CGRect, CGFloat)? {
         var storeArea = area
-        var scale = node.rasterScale
+        var scale = rasterScale
         let limit = RenderLimits.maximumStoreSide
         if storeArea.width * scale > limit || storeArea.height * scale > limit {
-            if let inverse = node.transform.inverted(),
+            if let inverse = transform.inverted(),
                let visible = inverse.projectedBounds(of: targetArea.cgRect.insetBy(dx: -2, dy: -2)) {
                 storeArea = storeArea.intersection(visible)
             }
@@ -533,7 +550,7 @@ struct ItemEmitter {
             if largest > limit { scale *= limit / largest }
         }
         guard storeArea.width > 0, storeArea.height > 0, scale > 0, scale.isFinite else { return nil }
-        if node.isAtRest, let aligned = RenderTree.pixelAligned(storeArea, scale: scale, under: node.transform) {
+        if isAtRest, let aligned = RenderTree.pixelAligned(storeArea, scale: scale, under: transform) {
             return (aligned, scale)
         }
         // Whole pixels at the store's scale, so that the store's grid lines up with the bounds.
