@@ -61,7 +61,25 @@ final class BackingStoreCache {
     struct Job {
         let level: Int
         let surface: any StoreSurface
-        let draw: () -> Void
+        /// Whether the surface holds earlier pixels, cleared before it is drawn (a store redrawn
+        /// in place).
+        let clears: Bool
+        private let drawing: () -> Void
+
+        /// A drawing of `surface` made by `draw`, at `level`; `clears`: the surface is cleared
+        /// first.
+        init(level: Int, surface: any StoreSurface, clears: Bool = false, draw: @escaping () -> Void) {
+            self.level = level
+            self.surface = surface
+            self.clears = clears
+            drawing = draw
+        }
+
+        /// Draws the surface's pixels (cleared first when `clears`).
+        func draw() {
+            if clears { surface.clearPixels() }
+            drawing()
+        }
     }
 
     // The fields marked `@exclusivity(unchecked)` were checked for exclusive access at run time
@@ -104,6 +122,18 @@ final class BackingStoreCache {
     /// The store for `key` as a surface of type `S` (a `Bitmap`, or an `AlphaMask` of coverage).
     func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
                                 as type: S.Type, draw: @escaping (S) -> Void) -> Entry? {
+        store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, as: type,
+              drawing: { surface in { draw(surface) } })
+    }
+
+    /// `store(for:…as:draw:)` for a drawing made for the surface it draws: `drawing` is called
+    /// (at once, at most once) only when the store must be drawn, with its surface, and returns
+    /// what draws it in the content pass. A store redrawn every frame (a line of text) then
+    /// queues one closure, which holds the surface and what it draws, instead of its drawing
+    /// wrapped in another that applies it to the surface (two allocations, and their captures
+    /// retained and released).
+    func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
+                                as type: S.Type, drawing: (S) -> () -> Void) -> Entry? {
         // Found once (a key is hashed once per store asked for), and changed where it is held.
         let slot = entries[key]
         var old: S?
@@ -137,10 +167,7 @@ final class BackingStoreCache {
         } else {
             entries[key] = Slot(fingerprint: fingerprint, entry: entry)
         }
-        let job = Job(level: level, surface: surface) {
-            if reused { surface.clearPixels() }
-            draw(surface)
-        }
+        let job = Job(level: level, surface: surface, clears: reused, draw: drawing(surface))
         if !reused { pendingLevels[ObjectIdentifier(surface)] = level }
         if let contentPass { contentPass.submit(job) } else { jobs.append(job) }
         return entry

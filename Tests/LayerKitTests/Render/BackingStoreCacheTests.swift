@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@_spi(Kernels) @testable import LayerKit
+
+/// Stores asked for again: the same fingerprint hands out the held store and queues nothing; a
+/// new one redraws the store, in place when its size is the same, cleared before it is drawn.
+@Suite struct BackingStoreCacheTests {
+    private static func fingerprint(_ source: Int) -> BackingStoreCache.Fingerprint {
+        .shadow(radius: 1, source: source, area: CGRect(x: 0, y: 0, width: 6, height: 5), scale: 1)
+    }
+
+    /// A drawing made for its surface (`drawing:`) is asked for only when the store must be
+    /// drawn, and a store redrawn in place is cleared first: a drawing that draws nothing
+    /// leaves no pixel of the last one.
+    @Test func aStoreRedrawnInPlaceIsClearedBeforeItIsDrawn() throws {
+        let cache = BackingStoreCache()
+        let key = PaintItem.Key(layer: LayerID.next(), part: .content)
+        var drawingsMade = 0
+        let first = try #require(cache.store(for: key, fingerprint: Self.fingerprint(1), width: 6, height: 5, level: 0,
+                                             as: Bitmap.self, drawing: { bitmap in
+            drawingsMade += 1
+            return { bitmap.fill(PixelRect(x: 0, y: 0, width: 6, height: 5), premultiplied: 0xFF80_4020, operator: .source) }
+        }))
+        let firstJobs = cache.takeJobs()
+        #expect(firstJobs.count == 1 && !firstJobs[0].clears)
+        ContentPass.run(firstJobs, threads: 1)
+        #expect(first.bitmap.withUnsafePixels { $0.allSatisfy { $0 == 0xFF80_4020 } })
+
+        // The same fingerprint: the store as it is, nothing asked for or queued.
+        let same = cache.store(for: key, fingerprint: Self.fingerprint(1), width: 6, height: 5, level: 0, as: Bitmap.self,
+                               drawing: { _ in
+            Issue.record("a store held with its fingerprint was drawn again")
+            return {}
+        })
+        #expect(same?.generation == first.generation)
+        #expect(cache.takeJobs().isEmpty)
+
+        // A new fingerprint, the same size: the same bitmap, new pixels, cleared first.
+        let redrawn = try #require(cache.store(for: key, fingerprint: Self.fingerprint(2), width: 6, height: 5, level: 0,
+                                               as: Bitmap.self, drawing: { _ in
+            drawingsMade += 1
+            return {}
+        }))
+        #expect(redrawn.surface === first.surface)
+        #expect(redrawn.generation != first.generation)
+        let jobs = cache.takeJobs()
+        #expect(jobs.count == 1 && jobs[0].clears)
+        ContentPass.run(jobs, threads: 1)
+        #expect(redrawn.bitmap.withUnsafePixels { $0.allSatisfy { $0 == 0 } })
+        #expect(drawingsMade == 2)
+        #expect(cache.rasterizations == 2)
+    }
+
+    /// A store of another size is a new surface: nothing to clear.
+    @Test func aStoreOfAnotherSizeIsMadeAnew() throws {
+        let cache = BackingStoreCache()
+        let key = PaintItem.Key(layer: LayerID.next(), part: .content)
+        let first = try #require(cache.store(for: key, fingerprint: Self.fingerprint(1), width: 6, height: 5, level: 0,
+                                             as: AlphaMask.self, drawing: { _ in {} }))
+        ContentPass.run(cache.takeJobs(), threads: 1)
+        let resized = try #require(cache.store(for: key, fingerprint: Self.fingerprint(2), width: 7, height: 5, level: 0,
+                                               as: AlphaMask.self, drawing: { _ in {} }))
+        #expect(resized.surface !== first.surface)
+        let jobs = cache.takeJobs()
+        #expect(jobs.count == 1 && !jobs[0].clears)
+    }
+}
