@@ -76,6 +76,10 @@ final class RenderObject {
     @exclusivity(unchecked) var storeKeys: [PaintItem.Key] = []
     /// The target area the items above were emitted into (nil: none emitted yet).
     @exclusivity(unchecked) var emittedArea: PixelRect?
+    /// The target area of the inputs the items were emitted under, whose pixels are
+    /// `emittedArea`: while the inputs' area is this very rectangle, so are its pixels, known
+    /// without rounding the rectangle out again (as every line of a text board asked each frame).
+    @exclusivity(unchecked) var emittedTargetArea: CGRect?
 
     init(model: Layer, instance: Int, inputs: NodeInputs, node: RenderNode) {
         self.model = model

@@ -605,6 +605,7 @@ private struct Walk {
         }
         object.storeKeys = keys
         object.emittedArea = area
+        object.emittedTargetArea = object.inputs.targetArea
         guard let position else { return }
         if damage(from: oldBefore, ink: inkBefore, to: object.before, refines: refines) {
             frame.noteChange(at: position, then: PaintPosition.beforeMark)
@@ -620,8 +621,8 @@ private struct Walk {
     /// changed nothing, when the object paints anything else or its item moves. With `slot`,
     /// `position` is the superlayer's and the object is its child `slot`.
     private func reemitSoleCoverage(_ object: RenderObject, position: [Int]?, slot: Int? = nil) -> Bool {
-        let area = object.inputs.targetArea.pixelRect
-        guard object.emittedArea == area, object.before.count == 1 else { return false }
+        guard let area = object.emittedArea, object.emittedTargetArea == object.inputs.targetArea, object.before.count == 1
+        else { return false }
         // The ink the item painted, read before its store is queued to be drawn again.
         let refines = position != nil && frame.paintsDamage
         let ink = refines ? paintedInk(object.before[0]) : nil
