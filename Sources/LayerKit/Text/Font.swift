@@ -79,7 +79,8 @@ public final class Font: Sendable {
     /// - Throws: `FontError.notFound` when fontconfig finds no font at all, or the error of the
     ///   file it found.
     public static func named(_ family: String) throws(FontError) -> Font {
-        if let last = lastNamed.withLock({ $0 }), last.family == family { return last.font }
+        // Compared under the lock: the last pair copied out retained (and released) its name too.
+        if let last = lastNamed.withLock({ $0?.family == family ? $0?.font : nil }) { return last }
         var match = families.value(for: family)
         let matchedNow = match == nil
         if match == nil {
