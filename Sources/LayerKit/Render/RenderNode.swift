@@ -86,10 +86,15 @@ final class ContentDescription: Sendable, Equatable {
         self.version = version
         // Decided once here, from the arguments: each is asked for every time the layer's items
         // are emitted, and reading a description's optional fields copies them.
-        let plain = backgroundColor == nil && drawn == nil && gradient == nil
-        isContentsOnly = plain && shape == nil && text == nil && contents.map { $0.center == CGRect(x: 0, y: 0, width: 1, height: 1) } == true
+        // (The gradient and the contents are matched, not compared with nil or mapped: that
+        // copied them, and destroyed the copies through their types' metadata.)
+        var hasGradient = false, hasContents = false
+        if case .some = gradient { hasGradient = true }
+        if case .some = contents { hasContents = true }
+        let plain = backgroundColor == nil && drawn == nil && !hasGradient
+        isContentsOnly = plain && shape == nil && text == nil && contents?.center == CGRect(x: 0, y: 0, width: 1, height: 1)
         // (Asked through optional chaining: binding the text would copy it.)
-        if !plain || contents != nil || (shape == nil) == (text == nil) {
+        if !plain || hasContents || (shape == nil) == (text == nil) {
             coverageColor = nil
         } else {
             coverageColor = shape?.singleColor ?? text?.singleColor

@@ -902,9 +902,13 @@ private struct Walk {
         let text = layer.textDescription, gradient = layer.gradientDescription
         // Read once: each read of a layer's property is checked for exclusive access.
         let bounds = layer.bounds
-        // A shape draws even with empty bounds; everything else needs an area.
-        guard shape != nil || ((background != nil || contents != nil || drawn != nil || text != nil || gradient != nil) &&
-                               bounds.width > 0 && bounds.height > 0) else { return nil }
+        // A shape draws even with empty bounds; everything else needs an area. (The contents and
+        // the gradient are matched, not compared with nil: a comparison copied them, and
+        // destroyed the copy through their type's metadata, for every layer described.)
+        var drawsInBounds = background != nil || drawn != nil || text != nil
+        if case .some = contents { drawsInBounds = true }
+        if case .some = gradient { drawsInBounds = true }
+        guard shape != nil || (drawsInBounds && bounds.width > 0 && bounds.height > 0) else { return nil }
         return ContentDescription(bounds: bounds, backgroundColor: background, cornerRadius: max(layer.cornerRadius, 0),
                                   maskedCorners: layer.maskedCorners, contents: contents, drawn: drawn, shape: shape, text: text, gradient: gradient,
                                   version: layer.contentVersion)
