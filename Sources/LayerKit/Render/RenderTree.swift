@@ -119,7 +119,8 @@ final class FrameChanges {
     // thread, and the only access held across a call is `damage` passed to `appendInked`,
     // which touches nothing but its arguments.
 
-    /// Target pixels whose paint may differ from the last frame.
+    /// Target pixels whose paint may differ from the last frame. (Changed items add to it
+    /// only when the frame `paintsDamage`: otherwise nothing reads it.)
     @exclusivity(unchecked) var damage: [PixelRect] = []
     /// The earliest position in painter's order whose paint changed (nil: none).
     @exclusivity(unchecked) var firstChange: PaintPosition?
@@ -678,6 +679,8 @@ private struct Walk {
     /// its footprint. (The item is read in place: copied out, it was retained and released.)
     @inline(__always)
     private func damageNew(_ items: [PaintItem], _ i: Int, byInk: Bool) {
+        // A frame that repaints everything reads no damage (`FrameChanges.paintsDamage`).
+        guard frame.paintsDamage else { return }
         if byInk, case let .coverage(mask, _) = items[i].source {
             frame.inkedDamage.append((mask, items[i].transform, items[i].footprint))
         } else {
@@ -689,6 +692,7 @@ private struct Walk {
     /// within its footprint when known, else its footprint. (Read in place, as `damageNew`.)
     @inline(__always)
     private func damageOld(_ items: [PaintItem], _ i: Int, ink: PixelRect?) {
+        guard frame.paintsDamage else { return }
         if let ink {
             FrameChanges.appendInked(items[i].footprint, ink: ink, through: items[i].transform, to: &frame.damage)
         } else {
