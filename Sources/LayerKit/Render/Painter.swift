@@ -103,9 +103,13 @@ enum Painter {
         case let .bitmap(picture): view.composite(picture, atX: 0, y: 0, operator: .source, clip: area)
         }
         var next = 0
-        for (index, item) in items.enumerated() {
+        for index in items.indices {
             // Most items miss a small damage entirely: a rectangle test before any region work.
-            guard item.extent.intersects(bounds) else { continue }
+            // Read in place, before the item is copied: a copy retains its source, and the
+            // sources are shared by every band's thread, whose writes to one reference count
+            // bounce its cache line between cores.
+            guard items[index].extent.intersects(bounds) else { continue }
+            let item = items[index]
             if next < windows.count, windows[next].index == index, case let .coverage(mask, color) = item.source {
                 let on = windows[next]
                 next += 1
