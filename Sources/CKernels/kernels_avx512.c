@@ -101,6 +101,16 @@ static void a8_on_base(const lk_row *r, int32_t fx, int32_t fy, uint32_t *LK_RES
     const __m512i order = _mm512_load_si512((const void *)lk_palette_order), base = _mm512_set1_epi32((int32_t)c->base);
     __m512i out[4];
     int32_t i = 0;
+    /* The pixels before dst's first 64-byte boundary (fewer than 16), alone: from there each
+     * 64-byte store fills one cache line, where a store across two costs two. */
+    int32_t head = (int32_t)(((64 - ((uintptr_t)dst & 63)) & 63) / 4);
+    if (head > count) head = count;
+    if (head > 0) {
+        const __mmask64 lanes = ((__mmask64)1 << head) - 1;
+        lk_palette_pixels(t, order, _mm512_maskz_loadu_epi8(lanes, mask), out);
+        _mm512_mask_storeu_epi32(dst, (__mmask16)lanes, out[0]);
+        i = head;
+    }
     for (; i + 64 <= count; i += 64) {
         const __m512i m = _mm512_loadu_si512((const void *)(mask + i));
         if (_mm512_test_epi8_mask(m, m) == 0) {
