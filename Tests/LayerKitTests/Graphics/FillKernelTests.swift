@@ -148,18 +148,8 @@ import Darwin
     /// rows and boxes at its edges in every variant: a store outside it would crash. (ASan sees
     /// plain stores too; this sees every variant's vector stores whatever the build.)
     @Test func noVariantStoresOutsideItsDestination() throws {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         for (width, height) in [(1, 1), (3, 5), (7, 3), (9, 4), (17, 3), (90, 3), (33, 40)] {
-            let bytes = width * 4 * height
-            let dataPages = (bytes + page - 1) / page
-            let total = (dataPages + 2) * page
-            guard let raw = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-                  raw != MAP_FAILED else { Issue.record("mmap failed"); return }
-            defer { munmap(raw, total) }
-            let data = raw + page
-            #expect(mprotect(raw, page, PROT_NONE) == 0)
-            #expect(mprotect(data + dataPages * page, page, PROT_NONE) == 0)
-            for placement in [data, data + dataPages * page - bytes] {    // against the front, then the back guard
+            KernelFixtures.withGuardedBytes(width * 4 * height) { placement in
                 let pixels = placement.assumingMemoryBound(to: UInt32.self)
                 let w = Int32(width), h = Int32(height)
                 let boxes = [lk_box(x1: -5, y1: -5, x2: w + 5, y2: h + 5), lk_box(x1: 0, y1: 0, x2: 1, y2: 1),

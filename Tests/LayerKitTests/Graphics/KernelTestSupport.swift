@@ -4,6 +4,25 @@ import Testing
 @_spi(Kernels) @testable import LayerKit
 
 enum KernelFixtures {
+    /// Calls `body` with `bytes` bytes placed flush against an inaccessible page: first against
+    /// the page before them, then against the page after them. A kernel that reads or writes
+    /// outside them crashes the test (guard pages see every variant's vector loads and stores,
+    /// gathers too, whatever the build; AddressSanitizer sees neither gathers nor unsanitized C).
+    static func withGuardedBytes(_ bytes: Int, _ body: (UnsafeMutableRawPointer) throws -> Void) rethrows {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let dataPages = max(1, (bytes + page - 1) / page)
+        let total = (dataPages + 2) * page
+        guard let raw = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), raw != MAP_FAILED else {
+            Issue.record("mmap of \(total) bytes failed")
+            return
+        }
+        defer { munmap(raw, total) }
+        let data = raw + page
+        #expect(mprotect(raw, page, PROT_NONE) == 0)
+        #expect(mprotect(data + dataPages * page, page, PROT_NONE) == 0)
+        for placement in [data, data + dataPages * page - bytes] { try body(placement) }
+    }
+
     /// A valid premultiplied pixel: often clear or opaque, otherwise any alpha and channels ≤ it.
     static func pixel(_ g: inout SeededGenerator) -> UInt32 {
         switch Int.random(in: 0..<8, using: &g) {

@@ -81,20 +81,11 @@ import Darwin
     /// (AVX2 gathers are invisible to AddressSanitizer; guard pages see every read.)
     @Test func noVariantReadsOutsideItsSource() throws {
         var g = SeededGenerator(seed: 11)
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         for (width, height, coverage) in [(13, 7, false), (1, 1, false), (64, 3, false), (13, 7, true), (5, 9, true), (1, 1, true),
                                           (90, 3, true)] {
             let bytesPerRow = coverage ? width : width * 4
             let bytes = bytesPerRow * height
-            let dataPages = (bytes + page - 1) / page
-            let total = (dataPages + 2) * page
-            guard let raw = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-                  raw != MAP_FAILED else { Issue.record("mmap failed"); return }
-            defer { munmap(raw, total) }
-            let data = raw + page
-            #expect(mprotect(raw, page, PROT_NONE) == 0)
-            #expect(mprotect(data + dataPages * page, page, PROT_NONE) == 0)
-            for placement in [data, data + dataPages * page - bytes] {    // against the front, then the back guard
+            try KernelFixtures.withGuardedBytes(bytes) { placement in
                 for i in 0..<bytes { placement.storeBytes(of: UInt8.random(in: 0...255, using: &g), toByteOffset: i, as: UInt8.self) }
                 let source = Kernels.Source(pixels: UnsafeRawPointer(placement), width: width, height: height,
                                             bytesPerRow: bytesPerRow, isCoverage: coverage)
