@@ -521,18 +521,12 @@ lk_status lk_a8_pairs(const void *src, int32_t width, int32_t height, int32_t sr
 /* ---- Glyph coverage added into an A8 mask ---- */
 
 #if LK_X86
-/* The first `n` (0 ... 16) lanes set. */
-static inline __m128i first_lanes(int n) {
-    static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    return _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)n));
-}
-
 /* A glyph's rows in SSE2 (lk_glyph_rows_fn). Where the mask is still clear (most of a line:
  * glyphs rarely overlap, and later glyphs sit to the right), over(0, g) = g is stored as it is. */
 static inline __attribute__((always_inline)) void add_glyph_rows_sse2(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
                                                                       ptrdiff_t src_stride, int32_t rows, int32_t n, int32_t steps) {
     if (steps > 0) {
-        const __m128i last = first_lanes(n - (steps - 1) * 16 < 16 ? n - (steps - 1) * 16 : 16);
+        const __m128i last = lk_first_lanes16(n - (steps - 1) * 16 < 16 ? n - (steps - 1) * 16 : 16);
         const uint8_t *s = src;
         uint8_t *d = dst;
         for (int32_t r = 0; r < rows; r++, s += src_stride, d += dst_stride) {

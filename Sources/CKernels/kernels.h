@@ -165,6 +165,12 @@ LK_INLINE uint8_t lk_coverage_over(uint32_t m, uint32_t g) {
 /* Whether all 16 bytes are 0. */
 LK_INLINE int lk_all_zero16(__m128i v) { return _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) == 0xffff; }
 
+/* The first `n` (0 ... 16) byte lanes set: a glyph row's last step, its lanes past the glyph clear. */
+LK_INLINE __m128i lk_first_lanes16(int n) {
+    static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    return _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)n));
+}
+
 /* lk_coverage_over of sixteen bytes `m` and `g` in 16-bit lanes (SSE2, the x86-64 baseline): a
  * lane of `g` that is 0 leaves its byte of `m` as it was. */
 LK_INLINE __m128i lk_coverage_over16(__m128i m, __m128i g) {

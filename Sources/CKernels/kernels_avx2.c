@@ -330,8 +330,7 @@ static inline __attribute__((always_inline)) void avx2_add_glyph_rows(uint8_t *d
     }
     if (steps * 16 < n) lk_add_glyph_bytes(dst, dst_stride, src, src_stride, rows, steps * 16, n);
     const int32_t tail = n - (steps - 1) * 16 < 16 ? n - (steps - 1) * 16 : 16;
-    static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    const __m128i last = _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)tail));
+    const __m128i last = lk_first_lanes16(tail);
     if (steps == 1) {
         int32_t r = 0;
         for (; r + 2 <= rows; r += 2, src += 2 * src_stride, dst += 2 * dst_stride) {
@@ -372,8 +371,7 @@ static __attribute__((noinline)) int avx2_add_glyph_clipped(uint8_t *mask, int32
     if (gx >= clear && gy >= 0 && gy + h <= height && w > 0 && h > 0 && g->stride >= 16 * steps &&
         width - gx >= 16 * steps) {
         *box = (lk_box){(int32_t)gx, (int32_t)gy, (int32_t)gx + w, (int32_t)gy + h};
-        static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-        const __m128i last = _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)(w - 16 * (int32_t)(steps - 1))));
+        const __m128i last = lk_first_lanes16(w - 16 * (int32_t)(steps - 1));
         const uint8_t *src = g->coverage;
         uint8_t *dst = mask + (ptrdiff_t)gy * stride + gx;
         /* Two steps a row (a text line's widest glyphs: %, W, M), without the inner loop. */
@@ -399,8 +397,7 @@ static __attribute__((noinline)) int avx2_add_glyph_clipped(uint8_t *mask, int32
  * its coverage is stored as it is, the lanes past its width as zero (which they hold). */
 static inline __attribute__((always_inline)) void avx2_store_glyph_rows(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src,
                                                                         ptrdiff_t src_stride, int32_t rows, int32_t n) {
-    static const uint8_t lanes[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    const __m128i last = _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)lanes), _mm_set1_epi8((char)n));
+    const __m128i last = lk_first_lanes16(n);
     int32_t r = 0;
     for (; r + 2 <= rows; r += 2, src += 2 * src_stride, dst += 2 * dst_stride) {
         _mm_storeu_si128((__m128i *)dst, _mm_and_si128(_mm_loadu_si128((const __m128i *)src), last));
