@@ -333,13 +333,16 @@ extension FrameComposites {
 /// Copying a finished frame: the memory-bandwidth floor for any frame of this size.
 ///
 /// With more than one thread the rows are copied in bands taken in turn by the threads, as
-/// LayerKit paints its bands: what this machine's memory gives a frame's worth of traffic on
-/// several cores, beside which the compositor's "all cores ÷ 1" can be read.
+/// LayerKit paints its bands, handed over by threads that stay awake between frames
+/// (`SpinningBands`): what this machine's memory gives a frame's worth of traffic on several
+/// cores, beside which the compositor's "all cores ÷ 1" can be read.
 public final class MemcpyFloor: Drawer {
     private var from: [UInt32], to: [UInt32]
     private let threads: Int
     private let rowBytes: Int
     private let height: Int
+    /// The helpers of a copy on more than one thread.
+    private let bands: SpinningBands?
 
     public init(_ scene: Scene, threads: Int = 1) {
         from = [UInt32](repeating: 0xFF20_2020, count: scene.width * scene.height)
@@ -347,19 +350,23 @@ public final class MemcpyFloor: Drawer {
         self.threads = max(1, threads)
         rowBytes = scene.width * 4
         height = scene.height
+        bands = self.threads > 1 ? SpinningBands(threads: self.threads) : nil
     }
+
+    deinit { bands?.stop() }
 
     public func draw(frame i: Int) {
         from.withUnsafeBytes { source in
             to.withUnsafeMutableBytes { target in
-                guard threads > 1 else {
+                guard let bands else {
                     _ = memcpy(target.baseAddress!, source.baseAddress!, source.count)
                     return
                 }
-                let bands = threads * 4, rows = (height + bands - 1) / bands
+                // Bands as LayerKit paints them: four a thread, taken by whichever is free.
+                let count = threads * 4, rows = (height + count - 1) / count
                 let (from, to, rowBytes, height) = (UInt(bitPattern: source.baseAddress!), UInt(bitPattern: target.baseAddress!),
                                                     rowBytes, height)
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                bands.run(bands: count) { band in
                     let y0 = band * rows, y1 = min(height, y0 + rows)
                     guard y1 > y0 else { return }
                     _ = memcpy(UnsafeMutableRawPointer(bitPattern: to + UInt(y0 * rowBytes))!,
