@@ -58,8 +58,24 @@ open class TextLayer: Layer {
             guard let string, !string.isEmpty else { return nil }
             text = .string(string)
         }
-        return TextDescription(text: text, font: font, fontSize: fontSize, color: foregroundColor,
-                               alignment: alignmentMode, wrapped: isWrapped, truncation: truncationMode)
+        let family = font
+        return TextDescription(text: text, font: family, fontSize: fontSize, color: foregroundColor,
+                               alignment: alignmentMode, wrapped: isWrapped, truncation: truncationMode,
+                               resolvedFont: resolvedFont(of: family))
+    }
+
+    /// The family last resolved for a description and the font it named (`resolvedFont(of:)`).
+    private var lastResolved: (family: String, font: Font?)?
+
+    /// The font `family` names, as a layout falls back for it (the default family's when it
+    /// names none), resolved once while the layer's family stays the same: a line whose figures
+    /// change every frame is described, and laid out, every frame, and asking `Font.named` each
+    /// time cost a lock and a string comparison a line.
+    private func resolvedFont(of family: String) -> Font? {
+        if let lastResolved, lastResolved.family == family { return lastResolved.font }
+        let font = (try? Font.named(family)) ?? (try? Font.named(Font.defaultFamily))
+        lastResolved = (family, font)
+        return font
     }
 }
 
@@ -83,9 +99,13 @@ final class TextDescription: Sendable, Equatable {
     let alignment: TextAlignment
     let wrapped: Bool
     let truncation: TextTruncation
+    /// The font `font` names (the default family's when it names none), when the layer resolved
+    /// it already: the layout takes it instead of asking `Font.named` again. Not compared: it
+    /// follows from `font`.
+    let resolvedFont: Font?
 
     init(text: Text, font: String, fontSize: CGFloat, color: Color, alignment: TextAlignment, wrapped: Bool,
-         truncation: TextTruncation) {
+         truncation: TextTruncation, resolvedFont: Font? = nil) {
         self.text = text
         self.font = font
         self.fontSize = fontSize
@@ -93,6 +113,7 @@ final class TextDescription: Sendable, Equatable {
         self.alignment = alignment
         self.wrapped = wrapped
         self.truncation = truncation
+        self.resolvedFont = resolvedFont
     }
 
     static func == (a: TextDescription, b: TextDescription) -> Bool {

@@ -70,7 +70,8 @@ enum ContentRasterizer {
         // whole into each step that walked it.
         func layOut(_ runs: UnsafeBufferPointer<TextRun>) -> TextLayout {
             TextLayout(runs: runs, font: text.font, fontSize: text.fontSize, color: text.color, width: bounds.width,
-                       wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment)
+                       wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment,
+                       explicitFont: text.resolvedFont)
         }
         switch text.text {
         case let .string(string): return withUnsafePointer(to: TextRun(string)) { layOut(UnsafeBufferPointer(start: $0, count: 1)) }

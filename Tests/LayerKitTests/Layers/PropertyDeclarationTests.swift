@@ -169,6 +169,7 @@ import Testing
         "id", "superlayer", "sublayerStorage", "maskStorage", "maskOwner", "animationEntries", "actions", "delegate",
         "hasBeenRendered", "isPresentationCopy", "modelLayerStorage", "treeTime", "needsDisplay", "drawsContent",
         "drawnCache", "contentVersion", "changeCount", "tracking", "reportedValueProblems", "declaredChanges", "writtenSlots",
+        "lastResolved",
     ]
 
     /// The animatable properties are Core Animation's that LayerKit draws (a property that stops

@@ -37,4 +37,26 @@ import Testing
         #expect(Self.label { _ in }.textDescription == nil)
         #expect(Self.label { $0.runs = [TextRun(""), TextRun("")]; $0.string = "shown only without runs" }.textDescription == nil)
     }
+
+    /// The description carries the font its family names, resolved once and again when the
+    /// family changes, and the layer draws what the same text in that font draws.
+    @Test func theDescriptionCarriesTheFontItsFamilyNames() throws {
+        let layer = Self.label { $0.string = "Hamburgefonts 0123" }
+        #expect(try layer.textDescription?.resolvedFont === Font.named("DejaVu Sans"))
+        #expect(try layer.textDescription?.resolvedFont === Font.named("DejaVu Sans"))
+        layer.font = "DejaVu Serif"
+        #expect(try layer.textDescription?.resolvedFont === Font.named("DejaVu Serif"))
+        let serif = Self.label { $0.font = "DejaVu Serif"; $0.string = "Hamburgefonts 0123" }
+        let sans = Self.label { $0.string = "Hamburgefonts 0123" }
+        let a = try Renderer(threadCount: 1).render(layer), b = try Renderer(threadCount: 1).render(serif)
+        let c = try Renderer(threadCount: 1).render(sans)
+        var differs = false
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                #expect(a.pixel(x: x, y: y) == b.pixel(x: x, y: y), "(\(x), \(y))")
+                if a.pixel(x: x, y: y) != c.pixel(x: x, y: y) { differs = true }
+            }
+        }
+        #expect(differs, "the serif family should draw other pixels than the sans one")
+    }
 }
