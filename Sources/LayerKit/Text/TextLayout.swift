@@ -83,13 +83,15 @@ struct TextLayout {
     /// those before it, so one character with 30,000 marks took seconds.
     static let maximumScalarsPerCluster = 32
 
-    private(set) var glyphs: [PlacedGlyph] = []
+    // (No defaults: every path of `init` sets each field once. With defaults, the finished
+    // layout was copied, and the copy's source destroyed, at the end of every init.)
+    private(set) var glyphs: [PlacedGlyph]
     /// Each line's glyphs, as ranges of `glyphs`, top to bottom.
-    private(set) var lines: [Range<Int>] = []
+    private(set) var lines: [Range<Int>]
     private(set) var metrics: TextMetrics
     /// The runs' styles: their fonts are what keeps the fonts the glyphs name alive
     /// (`PlacedGlyph.font`).
-    private var styles: [Style] = []
+    private var styles: [Style]
 
     /// A word (with its trailing space) or a line break, in one style.
     struct Piece {
@@ -150,15 +152,25 @@ struct TextLayout {
         styles.reserveCapacity(runs.count)
         var shaped = TextScratch.take(&scratch.shaped)
         defer { TextScratch.give(&shaped, to: &scratch.shaped) }
+        // The runs' fields are read in place: a run copied out (twice a run) was copied and
+        // destroyed field by field through its type's witnesses.
         // About a piece per four bytes of text (words and their spaces).
-        shaped.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count / 4 + 1 })
-        for (index, run) in runs.enumerated() {   // runs are numbered from 0 (`PieceText.bytes`)
-            guard let font = run.font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
-            let runSize = run.fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
-            styles.append(Style(font: font, size: runSize, color: run.color ?? color, scale: Self.unitScale(font, runSize)))
-            Self.shapePieces(of: run.text, run: index, style: styles.count - 1, styles[styles.count - 1], layerColor: color, into: &shaped)
+        var pieces = 0
+        for i in runs.indices { pieces += runs[i].text.utf8.count / 4 + 1 }
+        shaped.reserveCapacity(pieces)
+        var index = 0   // runs are numbered from 0 (`PieceText.bytes`)
+        for i in runs.indices {
+            defer { index += 1 }
+            guard let font = runs[i].font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
+            let runSize = runs[i].fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
+            let style = Style(font: font, size: runSize, color: runs[i].color ?? color, scale: Self.unitScale(font, runSize))
+            styles.append(style)
+            Self.shapePieces(of: runs[i].text, run: index, style: styles.count - 1, style, layerColor: color, into: &shaped)
         }
         guard let baseFont = shaped.first.map({ styles[$0.style].font }) ?? defaultFont else {
+            glyphs = []
+            lines = []
+            self.styles = styles
             metrics = TextMetrics(size: .zero, ascent: 0, descent: 0, lineHeight: 0)
             return
         }
