@@ -118,7 +118,7 @@ final class ShapeCache: Sendable {
                 guard held > 0 else { return nil }
                 let index = Front.Table.find(bytes, hash: Self.hash(bytes), in: entries)
                 guard entries[index].hash != Self.free else { return nil }
-                used.append(entries[index].slot)
+                used.append(Int(entries[index].slot))
                 return entries[index].glyphs
             }
         }
@@ -219,45 +219,100 @@ final class ShapeCache: Sendable {
             /// A text held: its hash (`free` when the slot is empty), bytes, glyphs and slot in
             /// the cache (valid at the front's `generation`). One array of them, so that a
             /// line's lookups read one buffer.
+            ///
+            /// A text's first `headBytes` bytes are held in the entry itself (`head`), only the
+            /// rest in an array (`tail`, empty for most words): a hit compared the bytes of a
+            /// key array of its own, a second read from memory the line's words are seldom in
+            /// (they are found once a frame, between which a frame's pixels went through the
+            /// caches), and each such read waited for the one before.
             struct Entry {
                 var hash: UInt64
-                var key: [UInt8]
                 var glyphs: [Font.Glyph]
-                var slot: Int
+                /// The first `headBytes` bytes, zero after the text's end.
+                var head: (UInt64, UInt64)
+                /// The bytes after the first `headBytes`.
+                var tail: [UInt8]
+                /// The text's length in bytes.
+                var count: Int32
+                /// The text's slot in the cache.
+                var slot: Int32
+
+                static let empty = Entry(hash: ShapeCache.free, glyphs: [], head: (0, 0), tail: [], count: 0, slot: 0)
+
+                /// Whether this entry holds `bytes`, whose `head(of:)` is `head`.
+                @inline(__always)
+                func holds(_ bytes: UnsafeBufferPointer<UInt8>, head: (UInt64, UInt64)) -> Bool {
+                    guard count == Int32(truncatingIfNeeded: bytes.count), self.head == head else { return false }
+                    guard bytes.count > headBytes else { return true }
+                    return tail.withUnsafeBufferPointer { ShapeCache.equal($0, UnsafeBufferPointer(rebasing: bytes[headBytes...])) }
+                }
+
+                /// The text's bytes, as `body` reads them.
+                func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+                    var bytes = [UInt8](repeating: 0, count: Int(count))
+                    for i in 0..<min(Int(count), headBytes) {
+                        bytes[i] = UInt8(truncatingIfNeeded: (i < 8 ? head.0 : head.1) >> (8 * UInt64(i % 8)))
+                    }
+                    for (i, byte) in tail.enumerated() { bytes[headBytes + i] = byte }
+                    return bytes.withUnsafeBufferPointer(body)
+                }
+            }
+
+            /// Bytes of a text held in its entry (`Entry.head`).
+            static let headBytes = 16
+
+            /// The first `headBytes` of `bytes`, zero after their end, byte i in bits 8i to 8i + 7
+            /// of the pair. Read with whole-word loads, none beyond the bytes: copied into the
+            /// pair through memory, its words were read back before the copy's bytes could be
+            /// forwarded to them.
+            @inline(__always)
+            static func head(of bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+                guard let base = bytes.baseAddress else { return (0, 0) }
+                let n = bytes.count, raw = UnsafeRawPointer(base)
+                func word(at offset: Int) -> UInt64 { UInt64(littleEndian: (raw + offset).loadUnaligned(as: UInt64.self)) }
+                if n >= 16 { return (word(at: 0), word(at: 8)) }
+                if n > 8 { return (word(at: 0), word(at: n - 8) >> (8 * UInt64(16 - n))) }
+                if n == 8 { return (word(at: 0), 0) }
+                var low: UInt64 = 0
+                for i in 0..<n { low |= UInt64(bytes[i]) << (8 * UInt64(i)) }
+                return (low, 0)
             }
 
             private(set) var entries: [Entry]
             private(set) var count = 0
 
             init(slots count: Int) {
-                entries = [Entry](repeating: Entry(hash: ShapeCache.free, key: [], glyphs: [], slot: 0), count: count)
+                entries = [Entry](repeating: .empty, count: count)
             }
 
             /// Where `bytes` (hashed to `hash`) is in `entries`, or the free slot where it would go.
             @inline(__always)
             static func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, in entries: UnsafeBufferPointer<Entry>) -> Int {
                 let mask = entries.count - 1
+                let head = Self.head(of: bytes)
                 var i = Int(truncatingIfNeeded: hash >> 32) & mask
                 while true {
                     let h = entries[i].hash
                     if h == ShapeCache.free { return i }
-                    if h == hash, entries[i].key.withUnsafeBufferPointer({ ShapeCache.equal($0, bytes) }) { return i }
+                    if h == hash, entries[i].holds(bytes, head: head) { return i }
                     i = (i + 1) & mask
                 }
             }
 
             /// Holds `glyphs` for `key`, found in the cache's `slot` (kept at most half full).
-            mutating func insert(hash: UInt64, key: [UInt8], glyphs: [Font.Glyph], at slot: Int) {
+            mutating func insert(hash: UInt64, key: UnsafeBufferPointer<UInt8>, glyphs: [Font.Glyph], at slot: Int) {
                 if (count + 1) * 2 > entries.count {
                     var bigger = Table(slots: entries.count * 2)
                     for entry in entries where entry.hash != ShapeCache.free {
-                        bigger.insert(hash: entry.hash, key: entry.key, glyphs: entry.glyphs, at: entry.slot)
+                        entry.withBytes { bigger.insert(hash: entry.hash, key: $0, glyphs: entry.glyphs, at: Int(entry.slot)) }
                     }
                     self = bigger
                 }
-                let index = key.withUnsafeBufferPointer { key in entries.withUnsafeBufferPointer { Self.find(key, hash: hash, in: $0) } }
+                let index = entries.withUnsafeBufferPointer { Self.find(key, hash: hash, in: $0) }
                 if entries[index].hash == ShapeCache.free { count += 1 }
-                entries[index] = Entry(hash: hash, key: key, glyphs: glyphs, slot: slot)
+                entries[index] = Entry(hash: hash, glyphs: glyphs, head: Self.head(of: key),
+                                       tail: key.count > Self.headBytes ? Array(key[Self.headBytes...]) : [],
+                                       count: Int32(truncatingIfNeeded: key.count), slot: Int32(truncatingIfNeeded: slot))
             }
         }
 
@@ -300,15 +355,16 @@ final class ShapeCache: Sendable {
 
         /// Holds what the cache holds in `slot` (at `generation`, under its lock).
         ///
-        /// The front keeps its own copies of the key's and the glyphs' buffers, not the cache's:
+        /// The front keeps its own copy of the glyphs' buffer (and of a long key's tail), not the cache's:
         /// every hit retains the glyphs it hands out, and a buffer shared with the cache (and
         /// with other threads' fronts) has its reference count written by every thread that
         /// reads it, a cache line bouncing between cores on each line of text (swift_retain
         /// was 2.4 % of a two-core text-board frame's samples from here alone). A copy per
         /// thread is written by that thread only.
         fileprivate func learn(hash: UInt64, key: [UInt8], glyphs: [Font.Glyph], at slot: Int) {
-            table.insert(hash: hash, key: key.withUnsafeBufferPointer { Array($0) },
-                         glyphs: glyphs.withUnsafeBufferPointer { Array($0) }, at: slot)
+            key.withUnsafeBufferPointer { key in
+                table.insert(hash: hash, key: key, glyphs: glyphs.withUnsafeBufferPointer { Array($0) }, at: slot)
+            }
         }
 
         /// Marks the uses gathered as uses in the cache's state `s` (under its lock), if its

@@ -78,6 +78,28 @@ import Testing
         for text in ["word1", "word300 ", "", "word1  "] { #expect(Self.inFront(cache, text) == nil, "\(text.debugDescription)") }
     }
 
+    /// The front tells apart texts that differ only in length, in trailing zero bytes, or in a
+    /// byte beyond the part it holds in its entries (`Front.Table.headBytes`), and finds texts
+    /// of every length, across the growth of its table.
+    @Test func frontTellsApartTextsAlikeInTheirFirstBytes() {
+        let cache = ShapeCache(capacity: 1000)
+        let head = String(repeating: "h", count: Front.Table.headBytes)
+        var texts = ["", "a", "a\u{0}", "a\u{0}\u{0}", String(head.dropLast()), head, head + "\u{0}", head + "x", head + "y",
+                     head + "xy", head + "yx", head + String(repeating: "long ", count: 40)]
+        texts += (0..<100).map { "\(head)\($0) " }
+        // Every length up to the held part and past it, alike but in their last byte.
+        let digits = Array("0123456789abcdefghij")
+        texts += (1...digits.count).flatMap { n in [String(digits.prefix(n)), String(digits.prefix(n - 1)) + "~"] }
+        for (i, text) in texts.enumerated() { Self.insert(cache, Self.glyphs(i), text) }
+        for (i, text) in texts.enumerated() {
+            #expect(Self.find(cache, text) == Self.glyphs(i), "\(text.debugDescription)")
+            #expect(Self.inFront(cache, text) == Self.glyphs(i), "\(text.debugDescription)")
+        }
+        for text in [head + "z", head + "x\u{0}", String(head.dropLast()) + "\u{0}", head + String(repeating: "long ", count: 39)] {
+            #expect(Self.inFront(cache, text) == nil, "\(text.debugDescription)")
+        }
+    }
+
     /// Texts another thread finds in the cache are not in this thread's front until this thread
     /// finds them under the lock; then they are.
     @Test func frontLearnsWhatTheThreadFound() {
