@@ -234,12 +234,14 @@ struct TextLayout {
                 for k in line {
                     let style = shaped[k].style
                     let scale = styles[style].scale, color = styles[style].color
-                    shaped[k].glyphs.withUnsafeBufferPointer { pieceGlyphs in
-                        for glyph in pieceGlyphs {
-                            placed.append(PlacedGlyph(font: styles[style].font, id: glyph.id,
-                                                      origin: CGPoint(x: x + CGFloat(glyph.x) * scale, y: baseline + CGFloat(glyph.y) * scale),
-                                                      scale: scale, color: color, advance: CGFloat(glyph.advance) * scale))
-                        }
+                    // The piece's glyphs read in place, by index: borrowed whole (for a buffer
+                    // pointer, or a loop over the array), they were retained and released for
+                    // every piece of every line.
+                    for j in 0..<shaped[k].glyphs.count {
+                        let glyph = shaped[k].glyphs[j]
+                        placed.append(PlacedGlyph(font: styles[style].font, id: glyph.id,
+                                                  origin: CGPoint(x: x + CGFloat(glyph.x) * scale, y: baseline + CGFloat(glyph.y) * scale),
+                                                  scale: scale, color: color, advance: CGFloat(glyph.advance) * scale))
                     }
                     x += shaped[k].width
                     if k < line.upperBound - 1, shaped[k].endsWithSpace { x += gap }
