@@ -109,14 +109,16 @@ enum Painter {
             // sources are shared by every band's thread, whose writes to one reference count
             // bounce its cache line between cores.
             guard items[index].extent.intersects(bounds) else { continue }
-            let item = items[index]
-            if next < windows.count, windows[next].index == index, case let .coverage(mask, color) = item.source {
+            // An item on the base is read in place too: only its mask is retained, not the
+            // item's source, footprint and the rest, copied out and destroyed for every line.
+            if next < windows.count, windows[next].index == index, case let .coverage(mask, color) = items[index].source {
                 let on = windows[next]
                 next += 1
-                view.composite(mask, color: color, atX: on.x, y: on.y, opacity: item.opacity, onBase: basePixel, clip: area,
+                view.composite(mask, color: color, atX: on.x, y: on.y, opacity: items[index].opacity, onBase: basePixel, clip: area,
                                window: on.window, variant: on.variant)
                 continue
             }
+            let item = items[index]
             // Cut to the item's rectangle, not its footprint's bands: a turned or perspective
             // composite writes only its quad's exact row spans (the kernels solve them per row),
             // which the footprint holds, so the bands would only cost region work.
