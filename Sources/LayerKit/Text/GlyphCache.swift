@@ -317,8 +317,13 @@ final class GlyphCache: Sendable {
         /// (made as long as `requests`, whatever it held), valid until the reading ends: hits under one lock, misses
         /// rasterized outside it (another thread may rasterize the same glyph meanwhile; both
         /// make the same pixels).
-        func look(font: Font, for requests: [Request], into coverage: inout [Coverage]) {
+        func look(font: Font, for requests: UnsafeBufferPointer<Request>, into coverage: inout [Coverage]) {
             cache.look(font: font, for: requests, into: &coverage, began: began)
+        }
+
+        /// `look(font:for:into:)` for requests in an array.
+        func look(font: Font, for requests: [Request], into coverage: inout [Coverage]) {
+            requests.withUnsafeBufferPointer { look(font: font, for: $0, into: &coverage) }
         }
     }
 
@@ -368,7 +373,8 @@ final class GlyphCache: Sendable {
     }
 
     /// `Reading.look(font:for:into:)`.
-    private func look(font: Font, for requests: [Request], into coverage: inout [Coverage], began: UnsafeMutablePointer<UInt64?>) {
+    private func look(font: Font, for requests: UnsafeBufferPointer<Request>, into coverage: inout [Coverage],
+                      began: UnsafeMutablePointer<UInt64?>) {
         // Every position is written below (found, or made and kept), so the array only takes
         // the requests' count, keeping what it held (a run's array is reused from line to line,
         // and refilling it element by element cost more than the lookups).
@@ -378,7 +384,7 @@ final class GlyphCache: Sendable {
             coverage.append(contentsOf: repeatElement(.none, count: requests.count - coverage.count))
         }
         var missing: [Int] = []
-        requests.withUnsafeBufferPointer { requests in
+        do {
             coverage.withUnsafeMutableBufferPointer { coverage in
                 state.withLock(tryingFirst: Self.lockAttempts) { s in
                     Self.countReading(began, in: &s)

@@ -70,7 +70,9 @@ extension TextLayout {
     /// too large for the cache, whose outlines are filled instead. Kept between the runs of a
     /// text, so that its arrays are allocated once.
     struct PlacedRun {
-        /// Each cached glyph's request to the cache (with its whole-pixel origin).
+        /// Each cached glyph's request to the cache (with its whole-pixel origin), as many as
+        /// `coverage` holds; the array keeps its longest length (the requests past those are
+        /// stale), so that placing writes through a buffer.
         var requests: [GlyphCache.Request] = []
         /// Each request's coverage, placed in device pixels (valid during the reading it was
         /// looked up in, once placed).
@@ -78,10 +80,10 @@ extension TextLayout {
         /// Indices of glyphs whose outlines are filled instead.
         var large: [Int] = []
 
-        /// Emptied, keeping the arrays' storage. (`coverage` keeps its elements too: the
-        /// lookup sets its length, and only writes.)
+        /// Emptied, keeping the arrays' storage. (`requests` and `coverage` keep their
+        /// elements too: placing and the lookup only write them, and the lookup sets
+        /// `coverage`'s length.)
         mutating func removeAll() {
-            requests.removeAll(keepingCapacity: true)
             large.removeAll(keepingCapacity: true)
         }
 
@@ -104,32 +106,47 @@ extension TextLayout {
         run.removeAll()
         let font = glyphs[range.lowerBound].font
         let phases = CGFloat(GlyphCache.phases)
-        run.requests.reserveCapacity(range.count)
         let extent = font.face.largestGlyphExtent > 0 ? CGFloat(font.face.largestGlyphExtent) : .infinity
+        // The requests are written through a buffer at least as long as the range (the array
+        // keeps its longest length from run to run): appended one by one, each checked the
+        // array's uniqueness and capacity, a good part of placing a glyph.
+        if run.requests.count < range.count {
+            run.requests.reserveCapacity(range.count)
+            while run.requests.count < range.count { run.requests.append(GlyphCache.Request(glyph: 0, scale: 0, phaseX: 0, phaseY: 0)) }
+        }
+        var placed = 0
+        var large: [Int] = []
         // Fields read in place: copying a placed glyph out would retain and release its font.
-        glyphs.withUnsafeBufferPointer { glyphs in
-            for i in range {
-                let x = (origin.x + glyphs[i].origin.x) * transform.a + transform.tx
-                let y = (origin.y + glyphs[i].origin.y) * transform.d + transform.ty
-                guard x.isFinite, y.isFinite, abs(x) < 1e7, abs(y) < 1e7 else { continue }
-                let scale = glyphs[i].scale * transform.a, id = glyphs[i].id
-                // A glyph too large for the cache is filled from its outline instead.
-                // Only text whose font's largest glyph would not fit has each glyph's box checked.
-                if scale * extent > CGFloat(GlyphCache.largestSide - 2) {
-                    let box = font.outline(ofGlyph: id).boundingBox
-                    if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
-                        run.large.append(i)
-                        continue
+        run.requests.withUnsafeMutableBufferPointer { requests in
+            glyphs.withUnsafeBufferPointer { glyphs in
+                for i in range {
+                    let x = (origin.x + glyphs[i].origin.x) * transform.a + transform.tx
+                    let y = (origin.y + glyphs[i].origin.y) * transform.d + transform.ty
+                    // (False for NaN and infinities too.)
+                    guard abs(x) < 1e7, abs(y) < 1e7 else { continue }
+                    let scale = glyphs[i].scale * transform.a, id = glyphs[i].id
+                    // A glyph too large for the cache is filled from its outline instead.
+                    // Only text whose font's largest glyph would not fit has each glyph's box checked.
+                    if scale * extent > CGFloat(GlyphCache.largestSide - 2) {
+                        let box = font.outline(ofGlyph: id).boundingBox
+                        if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
+                            large.append(i)
+                            continue
+                        }
                     }
+                    // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
+                    let sx = Self.roundedHalfAway(x * phases), sy = Self.roundedHalfAway(y * phases)
+                    // |x|, |y| < 10⁷: the whole pixels fit 32 bits without a check.
+                    requests[placed] = GlyphCache.Request(glyph: id, scale: scale, phaseX: sx & 7, phaseY: sy & 7,
+                                                          x: Int32(truncatingIfNeeded: sx >> 3), y: Int32(truncatingIfNeeded: sy >> 3))
+                    placed += 1
                 }
-                // Whole pixels and eighths: 7.99 rounds to 8 + 0/8, not 7 + 8/8.
-                let sx = Self.roundedHalfAway(x * phases), sy = Self.roundedHalfAway(y * phases)
-                // |x|, |y| < 10⁷: the whole pixels fit 32 bits without a check.
-                run.requests.append(GlyphCache.Request(glyph: id, scale: scale, phaseX: sx & 7, phaseY: sy & 7,
-                                                       x: Int32(truncatingIfNeeded: sx >> 3), y: Int32(truncatingIfNeeded: sy >> 3)))
             }
         }
-        reading.look(font: font, for: run.requests, into: &run.coverage)
+        if !large.isEmpty { run.large += large }
+        run.requests.withUnsafeBufferPointer { requests in
+            reading.look(font: font, for: UnsafeBufferPointer(rebasing: requests[..<placed]), into: &run.coverage)
+        }
     }
 
     /// `v` rounded to the nearest whole number, halves away from zero (`rounded()`), for
