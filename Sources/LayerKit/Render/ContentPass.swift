@@ -26,17 +26,24 @@ final class ContentPass {
     // the frame alone calls; no access spans a call that reaches the pass (jobs draw pixels,
     // never queue), and `finish` runs copies.
     private let threads: Int
+    /// The helpers the first level starts on.
+    private let crew: Crew
     @exclusivity(unchecked) private var later: [BackingStoreCache.Job] = []
     @exclusivity(unchecked) private var early: EarlyJobs?
     /// First-level jobs queued before they added up to `earlyPixelThreshold`, and their pixels.
     @exclusivity(unchecked) private var waiting: [BackingStoreCache.Job] = []
     @exclusivity(unchecked) private var waitingPixels = 0
 
-    init(threads: Int) { self.threads = max(1, threads) }
+    /// A pass drawing on `threads` threads: the calling thread and `crew`'s helpers (a crew of
+    /// its own when none is given).
+    init(threads: Int, crew: Crew? = nil) {
+        self.threads = max(1, threads)
+        self.crew = crew ?? Crew(helpers: self.threads - 1)
+    }
 
     /// Takes a store's drawing as soon as it is queued.
     func submit(_ job: BackingStoreCache.Job) {
-        guard job.level == 0, threads > 1 else {
+        guard job.level == 0, threads > 1, crew.helpers > 0 else {
             later.append(job)
             return
         }
@@ -47,7 +54,7 @@ final class ContentPass {
         waiting.append(job)
         waitingPixels += job.surface.width * job.surface.height
         guard waitingPixels >= Self.earlyPixelThreshold else { return }
-        let helpers = EarlyJobs(helpers: threads - 1)
+        let helpers = EarlyJobs(crew: crew)
         for job in waiting { helpers.push(job) }
         waiting = []
         early = helpers
@@ -126,8 +133,8 @@ private final class JobBatch: @unchecked Sendable {
 /// that queues them — updating the frame's objects — never reads a store's pixels before
 /// `finish()` has returned: stores are read only by later levels and by painting. The queue,
 /// its cursor, the closed flag and the count of sleeping helpers are shared state, every access
-/// under the condition's lock (a pthread mutex, which ThreadSanitizer understands); the group's
-/// wait orders the helpers' drawing before what follows `finish()`.
+/// under the condition's lock (a pthread mutex, which ThreadSanitizer understands); the crew's
+/// join orders the helpers' drawing before what follows `finish()`.
 ///
 /// A job wakes a helper only when one sleeps, and a helper that runs out of jobs watches for the
 /// next one a short while (`spinNanoseconds`) before it sleeps: the thread updating the text
@@ -146,12 +153,11 @@ private final class EarlyJobs: @unchecked Sendable {
     private let pushes = Atomic<Int>(0)
     /// How long a helper out of jobs watches for the next before it sleeps.
     static let spinNanoseconds: UInt64 = 50_000
-    private let group = DispatchGroup()
+    private let crew: Crew
 
-    init(helpers: Int) {
-        for _ in 0..<helpers {
-            DispatchQueue.global(qos: .userInitiated).async(group: group) { self.help() }
-        }
+    init(crew: Crew) {
+        self.crew = crew
+        crew.start { _ in self.help() }
     }
 
     func push(_ job: BackingStoreCache.Job) {
@@ -172,7 +178,7 @@ private final class EarlyJobs: @unchecked Sendable {
         pushes.add(1, ordering: .releasing)
         if wake { condition.broadcast() }
         while let job = take() { job.draw() }
-        group.wait()
+        crew.join()
     }
 
     private func help() {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The painting pass: composites paint items, in order, into the damaged pixels of a target.
 ///
@@ -53,7 +54,10 @@ enum Painter {
         return true
     }
 
-    static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, base: Base, threads: Int) {
+    /// Paints on `threads` threads: the calling thread and `crew`'s helpers when it has
+    /// `threads - 1`, else threads of the dispatch pool.
+    static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, base: Base, threads: Int,
+                      crew: Crew? = nil) {
         guard !damage.isEmpty else { return }
         let pairs = samplesPairs(items)
         let extents = damage.extents
@@ -65,14 +69,15 @@ enum Painter {
             paintBand(items, into: target, rows: 0..<target.height, damage: damage, base: base, pairs: pairs)
             return
         }
-        let job = BandJob(items: items, target: target, damage: damage, base: base, pairs: pairs)
-        let rowsPerBand = (extents.height + bandCount - 1) / bandCount
-        DispatchQueue.concurrentPerform(iterations: bandCount) { band in
-            let y0 = extents.minY + band * rowsPerBand
-            let y1 = min(extents.maxY, y0 + rowsPerBand)
-            guard y1 > y0 else { return }
-            job.paint(rows: y0..<y1)
+        let job = BandJob(items: items, target: target, damage: damage, base: base, pairs: pairs, count: bandCount,
+                          rows: extents.minY..<extents.maxY)
+        if let crew, crew.helpers == threads - 1 {
+            crew.start { _ in job.paintBands() }
+            job.paintBands()
+            crew.join()
+            return
         }
+        DispatchQueue.concurrentPerform(iterations: bandCount) { job.paint(band: $0) }
     }
 
     /// Paints the damaged pixels within `rows`.
@@ -283,29 +288,51 @@ extension Painter {
 
 /// What every band of one frame reads.
 ///
-/// `@unchecked Sendable` is safe here: during `concurrentPerform` the items, their source
+/// `@unchecked Sendable` is safe here: while its bands are painted the items, their source
 /// bitmaps and masks, the damage region and the base (a color, or the raster cache's picture)
 /// are only read (composites take their own pixman source images; the one thing a band may
 /// write besides its rows is a mask's vertical pairs, made under the mask's own lock), and each
 /// band writes only its own rows of `target` (every composite is clipped to them) through its
 /// own pixman image (`Bitmap(sharingPixelsOf:)`), so no two threads write the same memory or
-/// the same pixman object.
+/// the same pixman object. Bands are handed out by an atomic counter, each index to one thread.
 private final class BandJob: @unchecked Sendable {
     let items: [PaintItem]
     let target: Bitmap
     let damage: Region
     let base: Painter.Base
     let pairs: Bool
+    /// The bands, of `rowsPerBand` rows from the top of `rows`.
+    let count: Int
+    let rows: Range<Int>
+    let rowsPerBand: Int
+    /// The next band to paint.
+    private let next = Atomic<Int>(0)
 
-    init(items: [PaintItem], target: Bitmap, damage: Region, base: Painter.Base, pairs: Bool) {
+    init(items: [PaintItem], target: Bitmap, damage: Region, base: Painter.Base, pairs: Bool, count: Int, rows: Range<Int>) {
         self.items = items
         self.target = target
         self.damage = damage
         self.base = base
         self.pairs = pairs
+        self.count = count
+        self.rows = rows
+        rowsPerBand = (rows.count + count - 1) / count
     }
 
-    func paint(rows: Range<Int>) {
-        Painter.paintBand(items, into: target, rows: rows, damage: damage, base: base, pairs: pairs)
+    /// Paints band `band`.
+    func paint(band: Int) {
+        let y0 = rows.lowerBound + band * rowsPerBand
+        let y1 = min(rows.upperBound, y0 + rowsPerBand)
+        guard y1 > y0 else { return }
+        Painter.paintBand(items, into: target, rows: y0..<y1, damage: damage, base: base, pairs: pairs)
+    }
+
+    /// Paints bands no other thread took until none is left.
+    func paintBands() {
+        while true {
+            let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard band < count else { return }
+            paint(band: band)
+        }
     }
 }

@@ -49,6 +49,16 @@ public final class Renderer {
     /// The buffer a frame gathers its paint items in, kept empty between frames: gathered into a
     /// new array, a board's hundred items grew it seven times, each a move and a free.
     private(set) var itemBuffer: [PaintItem] = []
+    /// The helper threads of the last frame drawn on more than one thread.
+    private var helpers: Crew?
+
+    /// Helper threads for a frame on `threadCount` threads (kept while the count is the same).
+    private var crew: Crew {
+        if let helpers, helpers.helpers == threadCount - 1 { return helpers }
+        let crew = Crew(helpers: threadCount - 1)
+        helpers = crew
+        return crew
+    }
 
     /// Creates a renderer.
     ///
@@ -110,7 +120,8 @@ public final class Renderer {
             return Region()
         }
         let frame = FrameChanges(paintsDamage: sameTarget)
-        let pass = ContentPass(threads: threadCount)
+        let crew = self.crew
+        let pass = ContentPass(threads: threadCount, crew: crew)
         cache.contentPass = pass
         tree.update(at: time, frame)
         discardRetiredTrees()
@@ -136,7 +147,8 @@ public final class Renderer {
                 tree.rootObject?.appendItems(to: &items)
             }
             Painter.paint(items, into: bitmap, damage: damage,
-                          base: picture?.base ?? .solid(backgroundColor.premultipliedARGB32), threads: threadCount)
+                          base: picture?.base ?? .solid(backgroundColor.premultipliedARGB32), threads: threadCount,
+                          crew: crew)
             // Emptied now (the items hold stores and masks, which the buffer must not keep), and
             // kept only while the frames fill a fair share of it.
             if items.capacity <= max(1024, 4 * items.count) {
@@ -171,7 +183,7 @@ public final class Renderer {
         let target = PixelRect(x: 0, y: 0, width: max(0, width), height: max(0, height))
         let tree = self.tree(for: layer, viewport: target)
         let frame = FrameChanges(paintsDamage: lastTarget != nil)
-        let pass = ContentPass(threads: threadCount)
+        let pass = ContentPass(threads: threadCount, crew: crew)
         cache.contentPass = pass
         tree.update(at: time, frame)
         discardRetiredTrees()
