@@ -207,14 +207,12 @@ private final class EarlyJobs: @unchecked Sendable {
     }
 
     /// Whether a job was queued or the queue closed since `pushes` read `seen`, watched for up
-    /// to `spinNanoseconds`. The watcher yields its core between looks: on a machine busy with
-    /// other work, the thread it waits for may be waiting for that core.
+    /// to `spinNanoseconds`. (Without yielding the core between looks: see `Crew`'s watch.)
     private func watch(from seen: Int) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + Self.spinNanoseconds
         while true {
-            for _ in 0..<16 where pushes.load(ordering: .acquiring) != seen { return true }
+            for _ in 0..<64 where pushes.load(ordering: .acquiring) != seen { return true }
             if DispatchTime.now().uptimeNanoseconds >= deadline { return false }
-            sched_yield()
         }
     }
 

@@ -7,9 +7,12 @@ import Synchronization
 ///
 /// A helper that finishes watches for the next work a short while (`watchNanoseconds`) before
 /// it sleeps, and so does a thread joining work still running: frames drawn back to back hand
-/// work over without the kernel, which cost a wake-up and a sleep a phase. Watching yields the
-/// core between looks, so that on a machine busy with other work the watcher does not keep
-/// the thread it waits for from running.
+/// work over without the kernel, which cost a wake-up and a sleep a phase.
+///
+/// Work is offered, not assigned: the thread that starts it does its share and whatever no
+/// helper took (bands, stores) before it joins, and a helper that has not begun the work when
+/// it is joined never does. So a helper late to the work — asleep, or its core taken by other
+/// programs — costs the frame nothing: the joiner waits only for helpers running the work.
 ///
 /// The threads start at the first work and end when the crew is released. One thread at a time
 /// starts and joins work (the thread drawing the renderer's frames).
@@ -29,8 +32,9 @@ final class Crew {
 
     deinit { shared.stop() }
 
-    /// Runs `work` on every helper, passing each its index (0 ..< `helpers`), and returns at once.
-    /// The work started before must have been joined.
+    /// Offers `work` to every helper, to run once with its index (0 ..< `helpers`), and returns at
+    /// once. The caller must be able to do all of the work itself: a helper that has not begun it
+    /// by `join()` skips it. The work started before must have been joined.
     func start(_ work: @escaping @Sendable (Int) -> Void) {
         guard helpers > 0 else { return }
         if !started {
@@ -44,7 +48,8 @@ final class Crew {
         shared.post(work)
     }
 
-    /// Returns once every helper has finished the work last started (at once if none was).
+    /// Returns once every helper that began the work last started has finished it (at once if
+    /// none was started); the others will not begin it.
     func join() {
         guard helpers > 0 else { return }
         shared.join()
@@ -64,8 +69,10 @@ private final class Shared: @unchecked Sendable {
     private var work: (@Sendable (Int) -> Void)?
     /// Counts the work posted; a helper runs each generation once.
     private var generation = 0
-    /// Helpers still running the current work.
+    /// Helpers running the current work.
     private var running = 0
+    /// Whether the current work is still offered (started and not yet joined).
+    private var offered = false
     private var stopping = false
     /// Threads waiting on the condition (helpers for work, the joiner for the helpers).
     private var sleepers = 0
@@ -77,10 +84,10 @@ private final class Shared: @unchecked Sendable {
 
     func post(_ work: @escaping @Sendable (Int) -> Void) {
         condition.lock()
-        precondition(running == 0, "Crew: work started before the last was joined")
+        precondition(!offered && running == 0, "Crew: work started before the last was joined")
         self.work = work
         generation += 1
-        running = helpers
+        offered = true
         let (now, wake) = (generation, sleepers > 0)
         condition.unlock()
         posted.store(now, ordering: .releasing)
@@ -89,6 +96,8 @@ private final class Shared: @unchecked Sendable {
 
     func join() {
         condition.lock()
+        offered = false
+        work = nil
         if running > 0 {
             let awaited = generation
             condition.unlock()
@@ -100,7 +109,6 @@ private final class Shared: @unchecked Sendable {
                 sleepers -= 1
             }
         }
-        work = nil
         condition.unlock()
     }
 
@@ -117,8 +125,11 @@ private final class Shared: @unchecked Sendable {
         var done = 0
         condition.lock()
         while !stopping {
-            if generation != done, let work {
+            if generation != done {
                 done = generation
+                // (Joined already: the joiner did this helper's share.)
+                guard offered, let work else { continue }
+                running += 1
                 condition.unlock()
                 work(index)
                 condition.lock()
@@ -142,12 +153,13 @@ private final class Shared: @unchecked Sendable {
     }
 
     /// Whether `happened` became true within `Crew.watchNanoseconds`, looking again and again.
+    /// (Not yielding the core between looks: a watcher that yielded on a busy machine lost its
+    /// core for a whole time slice and came back to work long done, or kept a joiner waiting.)
     private func watch(_ happened: () -> Bool) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + Crew.watchNanoseconds
         while true {
-            for _ in 0..<16 where happened() { return true }
+            for _ in 0..<64 where happened() { return true }
             if DispatchTime.now().uptimeNanoseconds >= deadline { return false }
-            sched_yield()
         }
     }
 }
