@@ -1,114 +1,254 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Helper threads a renderer keeps for its frames: each frame starts work on them (its stores'
-/// drawing while it updates, then its bands) and joins it, instead of waking a pool's threads for
-/// every phase.
+/// Helper threads a renderer keeps for its frames: the frame's thread offers them work (its
+/// stores' drawing while it updates, later levels of stores, its bands) and joins it, instead of
+/// waking a pool's threads for every phase.
 ///
-/// A helper that finishes watches for the next work a short while (`watchNanoseconds`) before
-/// it sleeps, and so does a thread joining work still running: frames drawn back to back hand
-/// work over without the kernel, which cost a wake-up and a sleep a phase.
+/// Work is offered as runs of a closure (`offer(_:_:)`), handed out in order, each run to one
+/// thread: a helper, or the joining thread, which does every run no helper has begun before it
+/// waits for the ones begun. So a helper late to the work — asleep, or its core taken by other
+/// programs — costs the frame nothing but the runs it began.
 ///
-/// Work is offered, not assigned: the thread that starts it does its share and whatever no
-/// helper took (bands, stores) before it joins, and a helper that has not begun the work when
-/// it is joined never does. So a helper late to the work — asleep, or its core taken by other
-/// programs — costs the frame nothing: the joiner waits only for helpers running the work.
+/// A helper out of work watches for the next offer a short while (`watchNanoseconds`) before it
+/// sleeps, and so does a thread joining runs still going: frames drawn back to back hand work
+/// over without the kernel, which cost a wake-up and a sleep a phase. But a watcher holds its
+/// core, and on a machine with more running threads than cores that is the core the frame's own
+/// thread, or the helper it waits for, needs. So the crew counts its threads' involuntary context
+/// switches (each thread its own, once a join) and, when they are preempted repeatedly, stops
+/// watching for a while (`WatchPolicy`): its threads sleep at once, and work is handed over
+/// through the condition as a dispatch pool's would be.
 ///
-/// The threads start at the first work and end when the crew is released. One thread at a time
-/// starts and joins work (the thread drawing the renderer's frames).
+/// The threads start at the first offer and end when the crew is released (its `deinit` waits
+/// for them to leave). One thread at a time offers and joins work (the thread drawing the
+/// renderer's frames), never from within the work.
 final class Crew {
-    /// How long a helper out of work, or a thread joining work, watches before it sleeps.
+    /// How long a helper out of work, or a thread joining runs still going, watches before it
+    /// sleeps (while the policy lets it).
     static let watchNanoseconds: UInt64 = 50_000
 
     /// The helper threads' number.
     let helpers: Int
     private let shared: Shared
     private var started = false
+    /// The joining thread's involuntary context switches when last counted.
+    private var joinerSwitches = SwitchCount()
 
     init(helpers: Int) {
         self.helpers = max(0, helpers)
-        shared = Shared(helpers: self.helpers)
+        shared = Shared()
     }
 
-    deinit { shared.stop() }
+    deinit { if started { shared.stop() } }
 
-    /// Offers `work` to every helper, to run once with its index (0 ..< `helpers`), and returns at
-    /// once. The caller must be able to do all of the work itself: a helper that has not begun it
-    /// by `join()` skips it. The work started before must have been joined.
-    func start(_ work: @escaping @Sendable (Int) -> Void) {
-        guard helpers > 0 else { return }
-        if !started {
+    /// Offers `count` runs of `work`, passing each its index (0 ..< `count`), and returns at once.
+    /// Every run happens once, on a helper or in `join()`, runs offered earlier first.
+    func offer(_ count: Int = 1, _ work: @escaping @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
+        if !started && helpers > 0 {
             started = true
+            shared.begin(helpers: helpers)
             for index in 0..<helpers {
-                let thread = Thread { [shared] in shared.serve(index) }
+                let thread = Thread { [shared] in shared.serve() }
                 thread.name = "LayerKit helper \(index)"
                 thread.start()
             }
         }
-        shared.post(work)
+        shared.offer(Offer(work: work, count: count))
     }
 
-    /// Returns once every helper that began the work last started has finished it (at once if
-    /// none was started); the others will not begin it.
+    /// Does every run offered that no helper has begun, then returns once the helpers' runs have
+    /// finished; what they wrote is seen by the caller after. Then feeds the watch policy with
+    /// the preemptions counted since the last join.
     func join() {
-        guard helpers > 0 else { return }
-        shared.join()
+        shared.join(switched: joinerSwitches.sinceLastCount())
+    }
+
+    /// How many of the crew's helper threads are running (for tests: none once the crew is
+    /// released).
+    var census: Census { shared.census }
+}
+
+/// A count of a crew's live helper threads, kept by the threads themselves.
+final class Census: Sendable {
+    private let count = Atomic<Int>(0)
+    var live: Int { count.load(ordering: .acquiring) }
+    fileprivate func add(_ n: Int) { count.add(n, ordering: .releasing) }
+}
+
+/// When a crew's threads watch for work: not for a while after they were preempted repeatedly.
+///
+/// Fed once a join with whether any of the crew's threads was switched out involuntarily since
+/// the last join. One preemption now and then is any machine's lot (a kernel thread, a timer):
+/// watching stops only when two of the last four joins watched were preempted, which on a
+/// machine running more threads than it has cores comes within a few joins. Watching stops for
+/// `pause` joins, after which it resumes with the next pause twice as long (up to
+/// `longestPause`): contended again soon, the crew backs off longer, as an adaptive mutex does;
+/// `pause` calm joins of watching halve it again (down to `firstPause`). A value: its decisions
+/// follow from what it was fed, not from clocks.
+struct WatchPolicy: Equatable {
+    /// The first pause, and the longest, in joins (a two-core frame joins two or three times).
+    static let firstPause = 8
+    static let longestPause = 1024
+
+    /// Joins left before watching resumes.
+    private(set) var pauseLeft = 0
+    /// The pause contention starts.
+    private(set) var pause = firstPause
+    /// The last four joins watched, a bit each (the lowest the last): whether preempted.
+    private var recent: UInt8 = 0
+    /// Calm joins of watching since it resumed or the pause was last halved.
+    private var calm = 0
+
+    var watches: Bool { pauseLeft == 0 }
+
+    mutating func record(preempted: Bool) {
+        if pauseLeft > 0 {
+            pauseLeft -= 1
+            if pauseLeft == 0 { pause = min(Self.longestPause, pause * 2) }
+            return
+        }
+        recent = (recent << 1 | (preempted ? 1 : 0)) & 0b1111
+        if recent.nonzeroBitCount >= 2 {
+            pauseLeft = pause
+            recent = 0
+            calm = 0
+        } else if preempted {
+            calm = 0
+        } else {
+            calm += 1
+            if calm == pause {
+                pause = max(Self.firstPause, pause / 2)
+                calm = 0
+            }
+        }
+    }
+}
+
+/// One offer of runs, and how many are handed out.
+private struct Offer {
+    let work: @Sendable (Int) -> Void
+    let count: Int
+    var next = 0
+}
+
+/// The involuntary context switches of the thread that last counted.
+private struct SwitchCount {
+    private var thread: pthread_t?
+    private var switches = 0
+
+    /// The calling thread's involuntary context switches since it last counted (0 the first time,
+    /// or when the last count was another thread's; always 0 where threads' switches are not
+    /// counted).
+    mutating func sinceLastCount() -> Int {
+        #if os(Linux)
+        var usage = rusage()
+        // 1 is RUSAGE_THREAD, which <sys/resource.h> defines only under _GNU_SOURCE.
+        guard getrusage(1, &usage) == 0 else { return 0 }
+        let me = pthread_self()
+        defer { (thread, switches) = (me, usage.ru_nivcsw) }
+        guard let thread, pthread_equal(thread, me) != 0 else { return 0 }
+        return max(0, usage.ru_nivcsw - switches)
+        #else
+        return 0
+        #endif
     }
 }
 
 /// What the crew's threads share.
 ///
 /// `@unchecked Sendable` is safe here: every stored variable is read and written only under the
-/// condition's lock (a pthread mutex, which ThreadSanitizer understands). The two atomics are
-/// hints for watchers, who take the lock before acting on what they saw: a helper reads the work
-/// under the lock, and a joiner returns only after reading under the lock that no helper still
-/// runs it, so the helpers' writes are ordered before what follows `join()` by the lock.
+/// condition's lock (a pthread mutex, which ThreadSanitizer understands). The atomics are hints
+/// for watchers, who take the lock before acting on what they saw: a helper takes a run under
+/// the lock, and a joiner returns only after reading under the lock that no helper still runs
+/// one, so the helpers' writes are ordered before what follows `join()` by the lock.
 private final class Shared: @unchecked Sendable {
     private let condition = NSCondition()
-    private let helpers: Int
-    private var work: (@Sendable (Int) -> Void)?
-    /// Counts the work posted; a helper runs each generation once.
-    private var generation = 0
-    /// Helpers running the current work.
+    /// Offers with runs not yet handed out, from `head`.
+    private var offers: [Offer] = []
+    private var head = 0
+    /// Runs begun by helpers and not finished.
     private var running = 0
-    /// Whether the current work is still offered (started and not yet joined).
-    private var offered = false
-    private var stopping = false
-    /// Threads waiting on the condition (helpers for work, the joiner for the helpers).
+    /// Helpers waiting on the condition for work, and whether the joiner waits on it.
     private var sleepers = 0
-    /// `generation` as last posted, and the last generation every helper finished: for watchers.
-    private let posted = Atomic<Int>(0)
-    private let finished = Atomic<Int>(0)
+    private var joinerSleeps = false
+    private var stopping = false
+    /// Helpers in `serve()`.
+    private var live = 0
+    private var policy = WatchPolicy()
+    /// Involuntary switches the helpers counted since the last join, and the joins so far (each
+    /// helper counts its own once a join).
+    private var preemptions = 0
+    private var joins = 0
+    /// Offers made (and the stop), and runs going: for watchers.
+    private let offered = Atomic<Int>(0)
+    private let busy = Atomic<Int>(0)
+    let census = Census()
 
-    init(helpers: Int) { self.helpers = helpers }
-
-    func post(_ work: @escaping @Sendable (Int) -> Void) {
+    func begin(helpers: Int) {
         condition.lock()
-        precondition(!offered && running == 0, "Crew: work started before the last was joined")
-        self.work = work
-        generation += 1
-        offered = true
-        let (now, wake) = (generation, sleepers > 0)
+        live = helpers
         condition.unlock()
-        posted.store(now, ordering: .releasing)
-        if wake { condition.broadcast() }
+        census.add(helpers)
     }
 
-    func join() {
+    func offer(_ offer: Offer) {
         condition.lock()
-        offered = false
-        work = nil
-        if running > 0 {
-            let awaited = generation
+        offers.append(offer)
+        // While not watching, a single run wakes no helper: the runs offered one by one as a
+        // frame updates wait for the join (or a helper already awake), which wakes the helpers
+        // once for all of them, instead of once a run.
+        let wake = sleepers > 0 && (offer.count > 1 || policy.watches)
+        condition.unlock()
+        offered.add(1, ordering: .releasing)
+        if wake {
+            if offer.count > 1 { condition.broadcast() } else { condition.signal() }
+        }
+    }
+
+    /// Runs offered and not handed out. Under the lock.
+    private var pending: Int { offers[head...].reduce(0) { $0 + $1.count - $1.next } }
+
+    /// The next run not handed out, taken. Under the lock.
+    private func take() -> (@Sendable (Int) -> Void, Int)? {
+        while head < offers.count {
+            let index = offers[head].next
+            if index < offers[head].count {
+                offers[head].next += 1
+                return (offers[head].work, index)
+            }
+            head += 1
+        }
+        return nil
+    }
+
+    func join(switched: Int) {
+        condition.lock()
+        if sleepers > 0 && pending > 1 { condition.broadcast() }
+        while let (work, index) = take() {
             condition.unlock()
-            _ = watch { self.finished.load(ordering: .acquiring) == awaited }
+            work(index)
+            condition.lock()
+        }
+        offers.removeAll(keepingCapacity: true)
+        head = 0
+        if running > 0 {
+            let watch = policy.watches
+            condition.unlock()
+            if watch { _ = Self.watch { self.busy.load(ordering: .acquiring) == 0 } }
             condition.lock()
             while running > 0 {
-                sleepers += 1
+                joinerSleeps = true
                 condition.wait()
-                sleepers -= 1
+                joinerSleeps = false
             }
         }
+        policy.record(preempted: preemptions + switched > 0)
+        preemptions = 0
+        joins += 1
         condition.unlock()
     }
 
@@ -116,46 +256,56 @@ private final class Shared: @unchecked Sendable {
         condition.lock()
         stopping = true
         condition.unlock()
-        posted.add(1, ordering: .releasing)
+        offered.add(1, ordering: .releasing)
         condition.broadcast()
+        condition.lock()
+        while live > 0 { condition.wait() }
+        condition.unlock()
     }
 
-    /// The loop of helper `index`.
-    func serve(_ index: Int) {
-        var done = 0
+    /// A helper's loop.
+    func serve() {
+        var switches = SwitchCount()
+        var counted = -1
         condition.lock()
         while !stopping {
-            if generation != done {
-                done = generation
-                // (Joined already: the joiner did this helper's share.)
-                guard offered, let work else { continue }
+            if let (work, index) = take() {
                 running += 1
+                busy.store(running, ordering: .releasing)
                 condition.unlock()
                 work(index)
                 condition.lock()
                 running -= 1
-                if running == 0 {
-                    finished.store(done, ordering: .releasing)
-                    if sleepers > 0 { condition.broadcast() }
-                }
+                busy.store(running, ordering: .releasing)
+                if running == 0 && joinerSleeps { condition.broadcast() }
                 continue
             }
+            // Out of work: count this thread's preemptions once a join, then watch or sleep.
+            let (watch, seen, round) = (policy.watches, offered.load(ordering: .acquiring), joins)
             condition.unlock()
-            let seen = done
-            let posted = watch { self.posted.load(ordering: .acquiring) != seen }
+            let switched = round != counted ? switches.sinceLastCount() : 0
+            let more = watch && Self.watch { self.offered.load(ordering: .acquiring) != seen }
             condition.lock()
-            if posted || generation != done || stopping { continue }
+            if round != counted {
+                counted = round
+                preemptions += switched
+            }
+            if more || head < offers.count || stopping { continue }
             sleepers += 1
             condition.wait()
             sleepers -= 1
         }
+        live -= 1
+        census.add(-1)
+        condition.broadcast()
         condition.unlock()
     }
 
     /// Whether `happened` became true within `Crew.watchNanoseconds`, looking again and again.
     /// (Not yielding the core between looks: a watcher that yielded on a busy machine lost its
-    /// core for a whole time slice and came back to work long done, or kept a joiner waiting.)
-    private func watch(_ happened: () -> Bool) -> Bool {
+    /// core for a whole time slice and came back to work long done. Not watching at all on such
+    /// a machine is the policy's part.)
+    private static func watch(_ happened: () -> Bool) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + Crew.watchNanoseconds
         while true {
             for _ in 0..<64 where happened() { return true }

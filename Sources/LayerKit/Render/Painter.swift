@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The painting pass: composites paint items, in order, into the damaged pixels of a target.
 ///
@@ -72,8 +71,7 @@ enum Painter {
         let job = BandJob(items: items, target: target, damage: damage, base: base, pairs: pairs, count: bandCount,
                           rows: extents.minY..<extents.maxY)
         if let crew, crew.helpers == threads - 1 {
-            crew.start { _ in job.paintBands() }
-            job.paintBands()
+            crew.offer(bandCount) { job.paint(band: $0) }
             crew.join()
             return
         }
@@ -294,7 +292,7 @@ extension Painter {
 /// write besides its rows is a mask's vertical pairs, made under the mask's own lock), and each
 /// band writes only its own rows of `target` (every composite is clipped to them) through its
 /// own pixman image (`Bitmap(sharingPixelsOf:)`), so no two threads write the same memory or
-/// the same pixman object. Bands are handed out by an atomic counter, each index to one thread.
+/// the same pixman object. Each band is painted once (`Crew.offer`, `concurrentPerform`).
 private final class BandJob: @unchecked Sendable {
     let items: [PaintItem]
     let target: Bitmap
@@ -302,11 +300,8 @@ private final class BandJob: @unchecked Sendable {
     let base: Painter.Base
     let pairs: Bool
     /// The bands, of `rowsPerBand` rows from the top of `rows`.
-    let count: Int
     let rows: Range<Int>
     let rowsPerBand: Int
-    /// The next band to paint.
-    private let next = Atomic<Int>(0)
 
     init(items: [PaintItem], target: Bitmap, damage: Region, base: Painter.Base, pairs: Bool, count: Int, rows: Range<Int>) {
         self.items = items
@@ -314,7 +309,6 @@ private final class BandJob: @unchecked Sendable {
         self.damage = damage
         self.base = base
         self.pairs = pairs
-        self.count = count
         self.rows = rows
         rowsPerBand = (rows.count + count - 1) / count
     }
@@ -325,14 +319,5 @@ private final class BandJob: @unchecked Sendable {
         let y1 = min(rows.upperBound, y0 + rowsPerBand)
         guard y1 > y0 else { return }
         Painter.paintBand(items, into: target, rows: y0..<y1, damage: damage, base: base, pairs: pairs)
-    }
-
-    /// Paints bands no other thread took until none is left.
-    func paintBands() {
-        while true {
-            let band = next.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard band < count else { return }
-            paint(band: band)
-        }
     }
 }

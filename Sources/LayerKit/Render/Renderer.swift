@@ -21,7 +21,10 @@ public final class Renderer {
     public var backgroundColor: Color { didSet { if backgroundColor != oldValue { forgetPreviousFrame() } } }
     /// How many threads paint a frame (its horizontal bands) and rasterize its stores; 1 works on
     /// the calling thread.
-    public var threadCount: Int
+    public var threadCount: Int {
+        // The helper threads of the old count end now, not at the next frame.
+        didSet { if threadCount != oldValue { helpers = nil } }
+    }
     /// The most bytes kept in pictures of frames' unchanging bottoms (the raster cache; 64 MiB by
     /// default). A picture costs a frame's pixels; 0 turns the cache off (frames are the same
     /// either way, only slower).
@@ -49,13 +52,15 @@ public final class Renderer {
     /// The buffer a frame gathers its paint items in, kept empty between frames: gathered into a
     /// new array, a board's hundred items grew it seven times, each a move and a free.
     private(set) var itemBuffer: [PaintItem] = []
-    /// The helper threads of the last frame drawn on more than one thread.
-    private var helpers: Crew?
+    /// The helper threads frames on more than one thread share (`threadCount - 1` of them,
+    /// started at the first such frame; ended when the renderer is released or its thread count
+    /// changes).
+    private(set) var helpers: Crew?
 
     /// Helper threads for a frame on `threadCount` threads (kept while the count is the same).
     private var crew: Crew {
-        if let helpers, helpers.helpers == threadCount - 1 { return helpers }
-        let crew = Crew(helpers: threadCount - 1)
+        if let helpers, helpers.helpers == max(1, threadCount) - 1 { return helpers }
+        let crew = Crew(helpers: max(1, threadCount) - 1)
         helpers = crew
         return crew
     }
