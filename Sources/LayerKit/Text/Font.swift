@@ -25,7 +25,7 @@ public final class Font: Sendable {
     let shapes = ShapeCache(capacity: Font.shapesKept)
 
     /// Shaping results kept per font, and the longest text (UTF-8 bytes) kept.
-    static let shapesKept = 1024, longestShapeKept = 256
+    static let shapesKept = 4096, longestShapeKept = 256
 
     /// The face in a font file.
     ///

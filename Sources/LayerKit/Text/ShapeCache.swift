@@ -163,13 +163,18 @@ final class ShapeCache: Sendable {
 
     /// Keeps the `target` most recently used texts. Open addressing cannot simply empty a slot
     /// (later probes would stop there): the table is built again from those kept, once per
-    /// quarter of the capacity inserted.
+    /// quarter of the capacity inserted. The kept are found by their last use's rank, selected
+    /// in linear time (every use stamps a distinct clock value), not by sorting the texts.
     private static func trim(_ s: inout State, to target: Int) {
-        let held = s.hashes.indices.filter { s.hashes[$0] != free }.sorted { s.lastUse[$0] > s.lastUse[$1] }
+        var uses: [UInt64] = []
+        uses.reserveCapacity(s.count)
+        for i in s.hashes.indices where s.hashes[i] != free { uses.append(s.lastUse[i]) }
+        guard uses.count > target else { return }
+        let oldest = target > 0 ? selectLargest(target, of: &uses) : .max
         var kept = State(slots: s.hashes.count)
         kept.clock = s.clock
         kept.generation = s.generation
-        for i in held.prefix(target) {
+        for i in s.hashes.indices where s.hashes[i] != free && s.lastUse[i] >= oldest {
             let (index, _) = s.keys[i].withUnsafeBufferPointer { kept.find($0, hash: s.hashes[i]) }
             kept.hashes[index] = s.hashes[i]
             kept.keys[index] = s.keys[i]
@@ -178,6 +183,37 @@ final class ShapeCache: Sendable {
             kept.count += 1
         }
         s = kept
+    }
+
+    /// The `k`-th largest of `values` (1 ≤ k ≤ count), reordering them: quickselect with a
+    /// median-of-three pivot, linear in expectation.
+    static func selectLargest(_ k: Int, of values: inout [UInt64]) -> UInt64 {
+        precondition(k >= 1 && k <= values.count, "selectLargest: k out of range")
+        // The (count - k)-th smallest, counting from 0.
+        let wanted = values.count - k
+        var low = 0, high = values.count - 1
+        while low < high {
+            let middle = low + (high - low) / 2
+            let pivot = max(min(values[low], values[middle]), min(max(values[low], values[middle]), values[high]))
+            var i = low, j = high
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if wanted <= j {
+                high = j
+            } else if wanted >= i {
+                low = i
+            } else {
+                return values[wanted]
+            }
+        }
+        return values[wanted]
     }
 
     /// A thread's copy of texts it found in one cache (`ShapeCache`), looked up without a lock:

@@ -35,6 +35,28 @@ import Testing
         }
     }
 
+    /// The trim's selection returns the k-th largest for every k, with repeated values, runs,
+    /// sorted and reversed input (against sorting).
+    @Test func selectsTheKthLargest() {
+        var g = SeededGenerator(seed: 11)
+        var inputs: [[UInt64]] = [[7], [3, 3], [1, 2], [2, 1], Array(1...50), Array((1...50).reversed()),
+                                  [UInt64](repeating: 9, count: 33)]
+        for count in [3, 4, 5, 17, 100, 1000] {
+            inputs.append((0..<count).map { _ in UInt64.random(in: 0...UInt64(count / 2), using: &g) })
+            inputs.append((0..<count).map { _ in UInt64.random(in: 0...UInt64.max, using: &g) })
+        }
+        for input in inputs {
+            let sorted = input.sorted(by: >)
+            // Every k of the short inputs; the ends and a spread of the long ones.
+            let ks = input.count <= 50 ? Array(1...input.count) : [1, 2, input.count / 3, input.count / 2, input.count - 1, input.count]
+            for k in ks {
+                var values = input
+                #expect(ShapeCache.selectLargest(k, of: &values) == sorted[k - 1], "k \(k) of \(input.count)")
+                #expect(values.sorted(by: >) == sorted)
+            }
+        }
+    }
+
     /// Over capacity, the least recently used texts go first (down to three quarters).
     @Test func dropsTheLeastRecentlyUsed() {
         let cache = ShapeCache(capacity: 8)
