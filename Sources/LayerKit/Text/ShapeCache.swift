@@ -283,15 +283,6 @@ final class ShapeCache: Sendable {
                     return tail.withUnsafeBufferPointer { ShapeCache.equal($0, UnsafeBufferPointer(rebasing: bytes[headBytes...])) }
                 }
 
-                /// The text's bytes, as `body` reads them.
-                func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-                    var bytes = [UInt8](repeating: 0, count: Int(count))
-                    for i in 0..<min(Int(count), headBytes) {
-                        bytes[i] = UInt8(truncatingIfNeeded: (i < 8 ? head.0 : head.1) >> (8 * UInt64(i % 8)))
-                    }
-                    for (i, byte) in tail.enumerated() { bytes[headBytes + i] = byte }
-                    return bytes.withUnsafeBufferPointer(body)
-                }
             }
 
             /// Bytes of a text held in its entry (`Entry.head`).
@@ -339,9 +330,15 @@ final class ShapeCache: Sendable {
             mutating func insert(hash: UInt64, key: UnsafeBufferPointer<UInt8>, glyphs: [Font.Glyph], at slot: Int) {
                 if (count + 1) * 2 > entries.count {
                     var bigger = Table(slots: entries.count * 2)
+                    // The entries moved as they are: they hold distinct texts, so each goes to
+                    // the first free slot its hash probes to, with no bytes compared or rebuilt.
+                    let mask = bigger.entries.count - 1
                     for entry in entries where entry.hash != ShapeCache.free {
-                        entry.withBytes { bigger.insert(hash: entry.hash, key: $0, glyphs: entry.glyphs, at: Int(entry.slot)) }
+                        var i = Int(truncatingIfNeeded: entry.hash >> 32) & mask
+                        while bigger.entries[i].hash != ShapeCache.free { i = (i + 1) & mask }
+                        bigger.entries[i] = entry
                     }
+                    bigger.count = count
                     self = bigger
                 }
                 let index = entries.withUnsafeBufferPointer { Self.find(key, hash: hash, in: $0) }
