@@ -200,7 +200,7 @@ final class BackingStoreCache {
     /// Draws every store queued through `pass` since it was set, and detaches it.
     func finish(_ pass: ContentPass) {
         pass.finish()
-        ContentPass.run(takeJobs(), threads: 1)
+        ContentPass.run(takeJobs())
         contentPass = nil
     }
 

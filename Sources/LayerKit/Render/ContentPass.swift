@@ -73,13 +73,9 @@ final class ContentPass {
         later = []
     }
 
-    /// Draws `jobs` now on the calling thread, level by level.
-    static func run(_ jobs: [BackingStoreCache.Job], threads: Int) {
-        run(jobs, crew: nil)
-    }
-
-    /// Draws `jobs` now, level by level, each level in parallel on `crew` when given.
-    static func run(_ jobs: [BackingStoreCache.Job], crew: Crew?) {
+    /// Draws `jobs` now, level by level, each level in parallel on `crew` when given (else on
+    /// the calling thread).
+    static func run(_ jobs: [BackingStoreCache.Job], crew: Crew? = nil) {
         guard let first = jobs.first else { return }
         // Usually every job is of one level (a frame of changed content and borders): grouping
         // them in a dictionary cost more than drawing a small store.

@@ -57,9 +57,10 @@ public final class Renderer {
     /// changes).
     private(set) var helpers: Crew?
 
-    /// Helper threads for a frame on `threadCount` threads (kept while the count is the same).
+    /// Helper threads for a frame on `threadCount` threads (kept while the count is the same:
+    /// changing it drops them).
     private var crew: Crew {
-        if let helpers, helpers.helpers == max(1, threadCount) - 1 { return helpers }
+        if let helpers { return helpers }
         let crew = Crew(helpers: max(1, threadCount) - 1)
         helpers = crew
         return crew

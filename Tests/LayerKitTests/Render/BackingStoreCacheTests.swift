@@ -23,7 +23,7 @@ import Testing
         }))
         let firstJobs = cache.takeJobs()
         #expect(firstJobs.count == 1 && !firstJobs[0].clears)
-        ContentPass.run(firstJobs, threads: 1)
+        ContentPass.run(firstJobs)
         #expect(first.bitmap.withUnsafePixels { $0.allSatisfy { $0 == 0xFF80_4020 } })
 
         // The same fingerprint: the store as it is, nothing asked for or queued.
@@ -45,7 +45,7 @@ import Testing
         #expect(redrawn.generation != first.generation)
         let jobs = cache.takeJobs()
         #expect(jobs.count == 1 && jobs[0].clears)
-        ContentPass.run(jobs, threads: 1)
+        ContentPass.run(jobs)
         #expect(redrawn.bitmap.withUnsafePixels { $0.allSatisfy { $0 == 0 } })
         #expect(drawingsMade == 2)
         #expect(cache.rasterizations == 2)
@@ -57,7 +57,7 @@ import Testing
         let key = PaintItem.Key(layer: LayerID.next(), part: .content)
         let first = try #require(cache.store(for: key, fingerprint: Self.fingerprint(1), width: 6, height: 5, level: 0,
                                              as: AlphaMask.self, drawing: { _ in {} }))
-        ContentPass.run(cache.takeJobs(), threads: 1)
+        ContentPass.run(cache.takeJobs())
         let resized = try #require(cache.store(for: key, fingerprint: Self.fingerprint(2), width: 7, height: 5, level: 0,
                                                as: AlphaMask.self, drawing: { _ in {} }))
         #expect(resized.surface !== first.surface)

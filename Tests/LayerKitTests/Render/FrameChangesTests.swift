@@ -17,12 +17,12 @@ import Testing
         let cache = BackingStoreCache()
         let tree = RenderTree(root: root, deviceScale: 1, viewport: PixelRect(x: 0, y: 0, width: 200, height: 60), cache: cache)
         tree.update(at: 0, FrameChanges(paintsDamage: false))
-        ContentPass.run(cache.takeJobs(), threads: 1)
+        ContentPass.run(cache.takeJobs())
         for (string, paintsDamage) in [("56:78", true), ("90:12", false), ("34:56", true)] {
             line.string = string
             let frame = FrameChanges(paintsDamage: paintsDamage)
             tree.update(at: 0, frame)
-            ContentPass.run(cache.takeJobs(), threads: 1)
+            ContentPass.run(cache.takeJobs())
             frame.resolveInkedDamage()
             #expect(frame.firstChange != nil, "\(string)")
             #expect(frame.damage.isEmpty == !paintsDamage, "\(string): \(frame.damage)")
