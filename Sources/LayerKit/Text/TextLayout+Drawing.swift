@@ -58,7 +58,7 @@ extension TextLayout {
         if !area.isEmpty {
             ScanConverter.withConverter { converter in
                 converter.withClearedMask(for: area) { mask, stride in
-                    Self.add(run, into: mask, stride: stride, area: area, clearFrom: 0)
+                    _ = run.coverage.withUnsafeBufferPointer { Self.add($0, into: mask, stride: stride, area: area, clearFrom: 0) }
                     bitmap.composite(mask: mask, stride: stride, area: area, color: color, clip: nil)
                 }
             }
@@ -104,7 +104,8 @@ extension TextLayout {
     private func place(_ range: Range<Int>, at origin: CGPoint, transform: CGAffineTransform,
                        reading: GlyphCache.Reading, into run: inout PlacedRun) {
         run.removeAll()
-        let font = glyphs[range.lowerBound].font
+        // Not retained: the layout's styles hold the font while the layout lives (`PlacedGlyph.font`).
+        unowned(unsafe) let font = glyphs[range.lowerBound].font
         let phases = CGFloat(GlyphCache.phases)
         let extent = font.face.largestGlyphExtent > 0 ? CGFloat(font.face.largestGlyphExtent) : .infinity
         // The requests are written through a buffer at least as long as the range (the array
@@ -116,6 +117,11 @@ extension TextLayout {
         }
         var placed = 0
         var large: [Int] = []
+        // The coverage array is moved out for the lookup, which the requests' buffer is still
+        // open for (borrowing the requests again retained and released them for every run).
+        var coverage: [GlyphCache.Coverage] = []
+        swap(&coverage, &run.coverage)
+        defer { swap(&coverage, &run.coverage) }
         // Fields read in place: copying a placed glyph out would retain and release its font.
         run.requests.withUnsafeMutableBufferPointer { requests in
             glyphs.withUnsafeBufferPointer { glyphs in
@@ -142,11 +148,9 @@ extension TextLayout {
                     placed += 1
                 }
             }
+            reading.look(font: font, for: UnsafeBufferPointer(rebasing: requests[..<placed]), into: &coverage)
         }
         if !large.isEmpty { run.large += large }
-        run.requests.withUnsafeBufferPointer { requests in
-            reading.look(font: font, for: UnsafeBufferPointer(rebasing: requests[..<placed]), into: &run.coverage)
-        }
     }
 
     /// `v` rounded to the nearest whole number, halves away from zero (`rounded()`), for
@@ -200,10 +204,14 @@ extension TextLayout {
             cache.reading { reading in
                 forEachRun(splittingColors: false) { range in
                     place(range, at: origin, transform: transform, reading: reading, into: &run)
-                    let added = Self.add(run, into: base, stride: mask.bytesPerRow, area: area, clearFrom: clearFrom)
+                    // The coverage is handed over as a buffer: the run itself, passed on, was
+                    // copied (its three arrays retained and released) for every line.
+                    let added = run.coverage.withUnsafeBufferPointer {
+                        Self.add($0, into: base, stride: mask.bytesPerRow, area: area, clearFrom: clearFrom)
+                    }
                     if !added.isEmpty { clearFrom = max(clearFrom, added.maxX) }
                     inked = inked.union(added)
-                    outlined += run.large
+                    if !run.large.isEmpty { outlined += run.large }
                 }
             }
         }
@@ -212,23 +220,21 @@ extension TextLayout {
         if !outlined.isEmpty { mask.fill(outlines(of: outlined, at: origin), transform: transform) }
     }
 
-    /// Adds the run's cached coverage, each glyph placed with its whole-pixel origin, into the
-    /// A8 `mask` (`stride` bytes a row) laid over `area` of device pixels, as source-over
-    /// combines coverage (`CoverageOverSink.over`: g where the mask is still empty), in one call
-    /// of the kernel. The mask's columns from `clearFrom` (mask pixels) on are clear in every
-    /// row (`area.width` or more when that is not known). Returns the pixels of the mask they
-    /// may have changed (the union of their visible boxes).
+    /// Adds a run's cached coverage (`PlacedRun.coverage`), each glyph placed with its
+    /// whole-pixel origin, into the A8 `mask` (`stride` bytes a row) laid over `area` of device
+    /// pixels, as source-over combines coverage (`CoverageOverSink.over`: g where the mask is
+    /// still empty), in one call of the kernel. The mask's columns from `clearFrom` (mask
+    /// pixels) on are clear in every row (`area.width` or more when that is not known). Returns
+    /// the pixels of the mask they may have changed (the union of their visible boxes).
     @discardableResult
-    private static func add(_ run: PlacedRun, into mask: UnsafeMutablePointer<UInt8>, stride: Int, area: PixelRect,
-                            clearFrom: Int) -> PixelRect {
-        guard !run.coverage.isEmpty, !area.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+    private static func add(_ coverage: UnsafeBufferPointer<GlyphCache.Coverage>, into mask: UnsafeMutablePointer<UInt8>,
+                            stride: Int, area: PixelRect, clearFrom: Int) -> PixelRect {
+        guard !coverage.isEmpty, !area.isEmpty else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         var inked = lk_box()
         // The blits point at the cache's entries, kept for the reading the run was placed in.
-        let status = run.coverage.withUnsafeBufferPointer { coverage in
-            coverage.withMemoryRebound(to: lk_glyph_blit.self) { blits in
-                lk_a8_add_glyphs(mask, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), Int32(stride),
-                                 Int32(clamping: clearFrom), blits.baseAddress, Int32(blits.count), &inked, LK_VARIANT_AUTO)
-            }
+        let status = coverage.withMemoryRebound(to: lk_glyph_blit.self) { blits in
+            lk_a8_add_glyphs(mask, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height), Int32(stride),
+                             Int32(clamping: clearFrom), blits.baseAddress, Int32(blits.count), &inked, LK_VARIANT_AUTO)
         }
         assert(status == LK_OK, "glyph blits out of range")
         guard inked.x1 < inked.x2 else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
