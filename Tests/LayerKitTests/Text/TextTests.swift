@@ -15,14 +15,24 @@ import Testing
     @Test(.enabled(if: VideoPresenter.find("hb-shape") != nil), arguments: ["AVATAR office", "Wasserfläche", "مرحبا بالعالم", "e\u{301}a\u{308}"])
     func glyphPositionsMatchHBShape(_ text: String) throws {
         let font = try Font(fileAt: Self.dejaVu)
+        // The text goes in a file, as bytes: given as an argument, hb-shape decodes it in the
+        // locale's encoding, and under no locale (a fresh machine's `env -i`, many containers)
+        // it rejects every non-ASCII string.
+        let textFile = FileManager.default.temporaryDirectory.appendingPathComponent("hb-shape-\(UUID().uuidString).txt")
+        try Data(text.utf8).write(to: textFile)
+        defer { try? FileManager.default.removeItem(at: textFile) }
         let process = Process()
         process.executableURL = VideoPresenter.find("hb-shape")
-        process.arguments = ["--no-glyph-names", "--utf8-clusters", "--font-size=\(font.unitsPerEm)", Self.dejaVu, text]
-        let out = Pipe()
+        process.arguments = ["--no-glyph-names", "--utf8-clusters", "--font-size=\(font.unitsPerEm)", "--text-file=\(textFile.path)",
+                             Self.dejaVu]
+        let out = Pipe(), errors = Pipe()
         process.standardOutput = out
+        process.standardError = errors
         try process.run()
         let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let complaint = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "hb-shape failed on \(text): \(complaint)")
         // [gid=cluster@x,y+advance|…]: offsets only when non-zero.
         let entries = output.trimmingCharacters(in: CharacterSet(charactersIn: "[]\n")).split(separator: "|")
         let glyphs = font.shape(text)
