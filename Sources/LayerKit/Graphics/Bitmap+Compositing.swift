@@ -1,3 +1,4 @@
+import CKernels
 import CPixman
 import Foundation
 
@@ -69,6 +70,16 @@ extension Bitmap {
     public func composite(_ source: Bitmap, operator op: CompositeOperator = .over,
                           transform: Homography = .identity, filter: ImageFilter = .bilinear,
                           clip: Region? = nil, opacity: Double = 1) throws(BitmapError) {
+        try composite(source, operator: op, transform: transform, filter: filter, clip: clip, opacity: opacity, peelsWhole: false)
+    }
+
+    /// `composite(_:operator:transform:filter:clip:opacity:)`; with `peelsWhole`, a turned or
+    /// scaled composite of the kernels first finds the whole box of `source`'s texels that are
+    /// not clear (`notClearBox()`) and samples only within it, where it would otherwise peel its
+    /// source's clear border itself as far as its clip's size affords (a sprite's piece cut by
+    /// a band's edge affords little). Any such box gives the same pixels.
+    func composite(_ source: Bitmap, operator op: CompositeOperator = .over, transform: Homography, filter: ImageFilter,
+                   clip: Region?, opacity: Double, peelsWhole: Bool) throws(BitmapError) {
         let kind = transform.kind
         switch CompositePath(transform, kind: kind, operator: op, engine: Self.compositeEngine) {
         case .none:
@@ -95,8 +106,10 @@ extension Bitmap {
             guard let (inverse, area) = try transformedArea(source.bounds, kind, transform, filter, op, clip, opacity)
             else { return }
             let map = try Self.kernelMap(inverse, kind, transform)
+            var pixels = Kernels.Source(source)
+            if peelsWhole { pixels.notClear = (source.notClearBox(), 0) }
             withExtendedLifetime(source) {
-                Kernels.composite(Kernels.Source(source), into: Kernels.Target(self), map: map, filter: filter,
+                Kernels.composite(pixels, into: Kernels.Target(self), map: map, filter: filter,
                                   operator: op, opacity: Self.opacity8(opacity), area: area, variant: variant)
             }
         case let .kernelSamples(variant):
@@ -105,6 +118,17 @@ extension Bitmap {
             compositeSampled(source, op, map: try Self.kernelMap(inverse, kind, transform), filter: filter, area: area,
                              opacity: opacity, variant: variant)
         }
+    }
+
+    /// The box of texels outside which every pixel is clear (`lk_job.texels`), in one
+    /// pass over the clear rows at the top and bottom and the ends of the rows between. Read while
+    /// nothing writes the pixels.
+    func notClearBox() -> lk_box {
+        var box = lk_box(x1: 0, y1: 0, x2: Int32(width), y2: Int32(height))
+        if lk_texels_not_clear_box(pixels, Int32(width), Int32(height), Int32(bytesPerRow), LK_FORMAT_ARGB32, 0, &box) != LK_OK {
+            box = lk_box(x1: 0, y1: 0, x2: Int32(width), y2: Int32(height))
+        }
+        return box
     }
 
     /// The inverse of a transformed composite's map and the pixels it may change (the projected

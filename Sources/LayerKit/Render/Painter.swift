@@ -10,10 +10,7 @@ import Foundation
 enum Painter {
     /// Bands are at least this many rows, so that thin frames are not split into slivers whose
     /// set-up costs more than their pixels.
-    static let minimumBandHeight = 32
-
-    /// Bands per painting thread, so that threads that finish early take more.
-    static let bandsPerThread = 4
+    static let minimumBandHeight = 16
 
     /// Damage of fewer pixels than this is painted on the calling thread: waking threads for a
     /// clock tick's few thousand pixels, or a flip clock's turning page, costs more of a core
@@ -59,17 +56,20 @@ enum Painter {
                       crew: Crew? = nil) {
         guard !damage.isEmpty else { return }
         let pairs = samplesPairs(items)
+        let lastOnBase = lastKernelOffsetCoverage(items)
         let extents = damage.extents
-        // Several bands a thread, taken in turn by whichever thread is free: the cost of a frame
-        // is seldom even across its rows (a turning card is all in the upper half).
+        // Bands of about even estimated cost at first, then shrinking, taken in turn by whichever
+        // thread is free: the cost of a frame is seldom even across its rows (a turning card is
+        // all in the upper half), and its estimate is rough.
         let parallel = threads > 1 && damage.area >= parallelDamageThreshold
-        let bandCount = max(1, min(parallel ? threads * bandsPerThread : 1, extents.height / minimumBandHeight))
-        if bandCount == 1 {
-            paintBand(items, into: target, rows: 0..<target.height, damage: damage, base: base, pairs: pairs)
+        let bands = parallel && extents.height >= 2 * minimumBandHeight ? bands(items, damage: damage, threads: threads) : []
+        if bands.count <= 1 {
+            paintBand(items, into: target, rows: 0..<target.height, damage: damage, base: base, pairs: pairs, lastOnBase: lastOnBase)
             return
         }
-        let job = BandJob(items: items, target: target, damage: damage, base: base, pairs: pairs, count: bandCount,
-                          rows: extents.minY..<extents.maxY)
+        let job = BandJob(items: items, target: target, damage: damage, base: base, pairs: pairs, lastOnBase: lastOnBase,
+                          bands: bands)
+        let bandCount = bands.count
         if let crew, crew.helpers == threads - 1 {
             crew.offer(bandCount) { job.paint(band: $0) }
             crew.join()
@@ -77,6 +77,74 @@ enum Painter {
         }
         DispatchQueue.concurrentPerform(iterations: bandCount) { job.paint(band: $0) }
     }
+
+    /// The rows of `damage` cut into bands for `threads` threads, in order from the top: each band
+    /// is estimated to cost a share of what is left after the bands above it (`bandShare`), and no
+    /// less than a share of the whole (`smallestBandShare`), and at least `minimumBandHeight`
+    /// rows (given twice that). So the first band is a thread's even share of the frame, and
+    /// the bands shrink toward the frame's end: a thread taking the last of them leaves the
+    /// others little to wait for. And there are few, so few composites are cut by a band's edge
+    /// (each piece pays the composite's set-up again).
+    ///
+    /// The cost of a row is estimated from the pixels painted in it: the damage (the base's fill
+    /// or copy), and the items' extents, cut to the damage's, a composite's pixel counting as
+    /// many times a fill's (`bitmapPixelCost`, `coveragePixelCost`). (Not the items' footprints:
+    /// walking their bands cost a frame of a thousand turned sprites and their shadows a third
+    /// of a millisecond on the frame's own thread, before any band could start.)
+    static func bands(_ items: [PaintItem], damage: Region, threads: Int) -> [Range<Int>] {
+        let extents = damage.extents
+        let (top, height, left, right) = (extents.minY, extents.height, extents.minX, extents.maxX)
+        guard height > 0 else { return [] }
+        // Per row, the change of its cost from the row above (one row more, for the last's end).
+        var change = [Int](repeating: 0, count: height + 1)
+        change.withUnsafeMutableBufferPointer { change in
+            func add(_ rect: PixelRect, _ cost: Int) {
+                let x0 = max(rect.minX, left), x1 = min(rect.maxX, right)
+                let y0 = max(rect.minY, top), y1 = min(rect.maxY, top + height)
+                guard x0 < x1, y0 < y1 else { return }
+                change[y0 - top] += (x1 - x0) * cost
+                change[y1 - top] -= (x1 - x0) * cost
+            }
+            for rect in damage.rects { add(rect, 1) }
+            for index in items.indices {
+                switch items[index].source {
+                case .bitmap: add(items[index].extent, bitmapPixelCost)
+                case .coverage: add(items[index].extent, coveragePixelCost)
+                }
+            }
+        }
+        var total = 0, row = 0
+        for y in 0..<height {
+            row += change[y]
+            change[y] = row
+            total += row
+        }
+        let smallest = total / max(1, threads * smallestBandShare)
+        var bands: [Range<Int>] = [], start = 0, cost = 0, remaining = total
+        bands.reserveCapacity(threads * smallestBandShare)
+        var goal = max(smallest, remaining / max(1, threads * bandShare))
+        for y in 0..<height {
+            cost += change[y]
+            guard cost >= goal, y + 1 - start >= minimumBandHeight, height - (y + 1) >= minimumBandHeight else { continue }
+            bands.append(top + start..<top + y + 1)
+            remaining -= cost
+            (start, cost) = (y + 1, 0)
+            goal = max(smallest, remaining / max(1, threads * bandShare))
+        }
+        bands.append(top + start..<top + height)
+        return bands
+    }
+
+    /// A band costs about 1 / (threads · `bandShare`) of what is left of the frame below its top,
+    /// and at least 1 / (threads · `smallestBandShare`) of the frame. (Measured on two cores,
+    /// against four even bands a thread and against a share of 2: see the commit.)
+    static let bandShare = 1
+    static let smallestBandShare = 16
+
+    /// What a pixel of a composite costs beside a pixel of the base's fill, for cutting bands: a
+    /// bitmap's bilinear samples, a coverage mask's.
+    static let bitmapPixelCost = 16
+    static let coveragePixelCost = 8
 
     /// Paints the damaged pixels within `rows`.
     ///
@@ -91,6 +159,14 @@ enum Painter {
     /// the same pixels. `onBase: false` composites every item over the fill, for tests to compare.
     static func paintBand(_ items: [PaintItem], into target: Bitmap, rows: Range<Int>, damage: Region, base: Base,
                           pairs: Bool = true, onBase: Bool = true) {
+        paintBand(items, into: target, rows: rows, damage: damage, base: base, pairs: pairs,
+                  lastOnBase: onBase ? lastKernelOffsetCoverage(items) : nil)
+    }
+
+    /// `paintBand(_:into:rows:damage:base:pairs:onBase:)` given what every band of a frame shares:
+    /// `lastOnBase`, `lastKernelOffsetCoverage(items)` (nil: nothing is drawn on the base).
+    static func paintBand(_ items: [PaintItem], into target: Bitmap, rows: Range<Int>, damage: Region, base: Base,
+                          pairs: Bool, lastOnBase: Int?) {
         let band = Region(PixelRect(x: 0, y: rows.lowerBound, width: target.width, height: rows.count))
         let area = damage.intersection(band)
         guard !area.isEmpty else { return }
@@ -100,7 +176,7 @@ enum Painter {
         switch base {
         case let .solid(pixel):
             basePixel = pixel
-            if onBase { windows = windowsOnBase(items, bounds: bounds) }
+            if let last = lastOnBase { windows = windowsOnBase(items[...last], bounds: bounds) }
             let unfilled = windows.isEmpty ? area : area.subtracting(Region(windows.map(\.window)))
             view.fill(view.bounds, premultiplied: pixel, operator: .source, clip: unfilled)
         case let .bitmap(picture): view.composite(picture, atX: 0, y: 0, operator: .source, clip: area)
@@ -129,7 +205,13 @@ enum Painter {
             case let .bitmap(source):
                 let reach = area.intersection(Region(item.extent))
                 guard !reach.isEmpty else { continue }
-                try? view.composite(source, transform: item.transform, filter: item.filter, clip: reach, opacity: item.opacity)
+                // An item the band's edges cut is composited in pieces, each too small to afford
+                // the kernels' peeling of its clear border (they read at most an eighth of a
+                // composite's pixels): peeled whole when that reads no more texels than the item
+                // covers, its pieces sample no more than it would unbanded.
+                let cut = item.extent.minY < rows.lowerBound || item.extent.maxY > rows.upperBound
+                try? view.composite(source, transform: item.transform, filter: item.filter, clip: reach, opacity: item.opacity,
+                                    peelsWhole: cut && source.width * source.height <= item.extent.area)
             case let .coverage(mask, color):
                 // Only where the mask has ink (a line of text is mostly empty store): one
                 // rectangle, which the kernels cut the damage's boxes to as they walk them.
@@ -151,6 +233,21 @@ enum Painter {
         let variant: KernelVariant?
     }
 
+    /// The index of the last coverage item of `items` at a whole-pixel offset the kernels composite
+    /// (only such an item can be drawn on the base, `windowsOnBase`), nil when there is none: a
+    /// frame's bands look for windows on the base among the items up to it, and not at all
+    /// without it (a thousand turned sprites' shadows).
+    static func lastKernelOffsetCoverage(_ items: [PaintItem]) -> Int? {
+        let engine = Bitmap.compositeEngine
+        return items.indices.last { index in
+            guard case .coverage = items[index].source else { return false }
+            let transform = items[index].transform
+            guard case .kernelOffset = CompositePath(transform, kind: transform.kind, operator: .over, engine: engine,
+                                                     coverage: true) else { return false }
+            return true
+        }
+    }
+
     /// A band tests each item's window against at most this many windows of items before it;
     /// beyond, no later item is taken (a scene of thousands of layers would cost the square).
     static let windowsOnBaseBudget = 256
@@ -161,6 +258,11 @@ enum Painter {
     /// a window is still the base when the item is painted, so what it draws there is a function
     /// of the coverage alone. Windows are exact pixel rectangles (lines that abut are taken).
     static func windowsOnBase(_ items: [PaintItem], bounds: PixelRect) -> [WindowOnBase] {
+        windowsOnBase(items[...], bounds: bounds)
+    }
+
+    /// `windowsOnBase(_:bounds:)` among the first items of a frame (indices are the frame's).
+    static func windowsOnBase(_ items: ArraySlice<PaintItem>, bounds: PixelRect) -> [WindowOnBase] {
         var earlier = EarlierWindows(bounds: bounds, capacity: min(items.count, windowsOnBaseBudget))
         var found: [WindowOnBase] = []
         let engine = Bitmap.compositeEngine
@@ -299,25 +401,24 @@ private final class BandJob: @unchecked Sendable {
     let damage: Region
     let base: Painter.Base
     let pairs: Bool
-    /// The bands, of `rowsPerBand` rows from the top of `rows`.
-    let rows: Range<Int>
-    let rowsPerBand: Int
+    let lastOnBase: Int?
+    /// The bands' rows, from the top.
+    let bands: [Range<Int>]
 
-    init(items: [PaintItem], target: Bitmap, damage: Region, base: Painter.Base, pairs: Bool, count: Int, rows: Range<Int>) {
+    init(items: [PaintItem], target: Bitmap, damage: Region, base: Painter.Base, pairs: Bool, lastOnBase: Int?,
+         bands: [Range<Int>]) {
         self.items = items
         self.target = target
         self.damage = damage
         self.base = base
         self.pairs = pairs
-        self.rows = rows
-        rowsPerBand = (rows.count + count - 1) / count
+        self.lastOnBase = lastOnBase
+        self.bands = bands
     }
 
     /// Paints band `band`.
     func paint(band: Int) {
-        let y0 = rows.lowerBound + band * rowsPerBand
-        let y1 = min(rows.upperBound, y0 + rowsPerBand)
-        guard y1 > y0 else { return }
-        Painter.paintBand(items, into: target, rows: y0..<y1, damage: damage, base: base, pairs: pairs)
+        Painter.paintBand(items, into: target, rows: bands[band], damage: damage, base: base, pairs: pairs,
+                          lastOnBase: lastOnBase)
     }
 }

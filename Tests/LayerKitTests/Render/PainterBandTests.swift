@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@_spi(Kernels) @testable import LayerKit
+
+/// How a frame's rows are cut into bands for its threads (`Painter.bands`), and that items cut
+/// by a band's edges draw the pixels they draw whole.
+@Suite struct PainterBandTests {
+    private func item(_ source: PaintItem.Source, _ transform: Homography, opacity: Double = 1,
+                      in target: PixelRect) throws -> PaintItem? {
+        PaintItem(key: PaintItem.Key(layer: LayerID.next(), part: .content), source: source, sourceIdentity: 1,
+                  transform: transform, opacity: opacity, filter: .bilinear, clip: nil, targetArea: target)
+    }
+
+    /// A premultiplied sprite whose ink is a disc, clear around it (a sprite's corners and border).
+    private func sprite(side: Int, margin: Int, _ g: inout SeededGenerator) throws -> Bitmap {
+        let bitmap = try Bitmap(width: side, height: side)
+        let centre = Double(side) / 2, radius = Double(side) / 2 - Double(margin)
+        for y in 0..<side {
+            for x in 0..<side {
+                let (dx, dy) = (Double(x) + 0.5 - centre, Double(y) + 0.5 - centre)
+                guard dx * dx + dy * dy <= radius * radius else { continue }
+                let alpha = UInt32.random(in: 1...255, using: &g)
+                let (r, gr, b) = (UInt32.random(in: 0...alpha, using: &g), UInt32.random(in: 0...alpha, using: &g),
+                                  UInt32.random(in: 0...alpha, using: &g))
+                bitmap.pixels[y * side + x] = alpha << 24 | r << 16 | gr << 8 | b
+            }
+        }
+        return bitmap
+    }
+
+    /// Bands are the damage's rows, top to bottom, without gap or overlap, none thinner than the
+    /// minimum (but a frame thinner than two), and there are more of them than threads.
+    @Test(arguments: [1, 2, 3, 4])
+    func bandsCoverTheDamagesRowsInOrder(threads: Int) throws {
+        var g = SeededGenerator(seed: UInt64(threads) * 31)
+        let target = PixelRect(x: 0, y: 0, width: 640, height: 480)
+        for trial in 0..<60 {
+            var items: [PaintItem] = []
+            for _ in 0..<Int.random(in: 0...40, using: &g) {
+                let side = Int.random(in: 4...120, using: &g)
+                let transform = Homography(CGAffineTransform(translationX: .random(in: -60...660, using: &g),
+                                                             y: .random(in: -60...500, using: &g))
+                    .rotated(by: .random(in: 0...6.3, using: &g)))
+                let source: PaintItem.Source = Bool.random(using: &g)
+                    ? .bitmap(try Bitmap(width: side, height: side)) : .coverage(try AlphaMask(width: side, height: side), .black)
+                if let made = try item(source, transform, in: target) { items.append(made) }
+            }
+            let damage = trial % 3 == 0 ? Region(target)
+                : Region((0..<Int.random(in: 1...5, using: &g)).map { _ in
+                    PixelRect(x: Int.random(in: -20..<640, using: &g), y: Int.random(in: -20..<480, using: &g),
+                              width: Int.random(in: 1...400, using: &g), height: Int.random(in: 1...400, using: &g))
+                })
+            let extents = damage.extents
+            let bands = Painter.bands(items, damage: damage, threads: threads)
+            #expect(bands.first?.lowerBound == extents.minY && bands.last?.upperBound == extents.maxY, "trial \(trial)")
+            for (upper, lower) in zip(bands, bands.dropFirst()) { #expect(upper.upperBound == lower.lowerBound) }
+            if extents.height >= 2 * Painter.minimumBandHeight {
+                #expect(bands.allSatisfy { $0.count >= Painter.minimumBandHeight }, "trial \(trial): \(bands)")
+                if threads > 1 && extents.height >= 8 * threads * Painter.minimumBandHeight {
+                    #expect(bands.count > threads, "trial \(trial): \(bands)")
+                }
+            } else {
+                #expect(bands.count == 1)
+            }
+        }
+    }
+
+    /// A frame even across its rows gives each thread its share first, then bands that shrink;
+    /// items crowding the top rows make the top bands fewer rows.
+    @Test func bandsFollowTheCostOfTheRows() throws {
+        let target = PixelRect(x: 0, y: 0, width: 1000, height: 1024)
+        let even = Painter.bands([], damage: Region(target), threads: 2)
+        #expect(even.first == 0..<512, "\(even)")
+        #expect(zip(even, even.dropFirst()).allSatisfy { $0.count >= $1.count || $1 == even.last }, "\(even)")
+        #expect(even.dropLast().last.map { $0.count < 64 } == true, "\(even)")
+
+        let picture = try Bitmap(width: 100, height: 100)
+        let crowded = try (0..<40).compactMap { i in
+            try item(.bitmap(picture), Homography(translationX: CGFloat(i % 10 * 100), y: CGFloat(i / 10 * 25)), in: target)
+        }
+        let top = Painter.bands(crowded, damage: Region(target), threads: 2)
+        #expect(top.first!.count < 200, "\(top)")
+        #expect(top.first!.upperBound <= 200)
+    }
+
+    /// Turned and scaled sprites with clear borders, painted in bands cut at any rows (their
+    /// pieces peel the sprite whole), draw the pixels they draw in one band, in every variant.
+    @Test(arguments: KernelVariant.available)
+    func spritesCutByBandsDrawWhatTheyDrawWhole(variant: KernelVariant) throws {
+        var g = SeededGenerator(seed: 77)
+        let (width, height) = (200, 160)
+        let target = PixelRect(x: 0, y: 0, width: width, height: height)
+        try Bitmap.withCompositeEngine(.kernels(variant)) {
+            for trial in 0..<12 {
+                var items: [PaintItem] = []
+                for _ in 0..<Int.random(in: 5...25, using: &g) {
+                    let side = Int.random(in: 8...64, using: &g)
+                    let picture = try sprite(side: side, margin: Int.random(in: 0...side / 4, using: &g), &g)
+                    let scale = CGFloat.random(in: 0.5...1.6, using: &g)
+                    let transform = Homography(CGAffineTransform(translationX: .random(in: -20...220, using: &g),
+                                                                 y: .random(in: -20...180, using: &g))
+                        .rotated(by: .random(in: 0...6.3, using: &g)).scaledBy(x: scale, y: scale))
+                    if let made = try item(.bitmap(picture), transform, opacity: [1, 0.6][trial % 2], in: target) {
+                        items.append(made)
+                    }
+                }
+                let before = try KernelFixtures.bitmap(width: width, height: height, &g)
+                let banded = try before.copy(), whole = try before.copy()
+                var cuts = [0, height]
+                for _ in 0..<Int.random(in: 1...8, using: &g) { cuts.append(Int.random(in: 1..<height, using: &g)) }
+                cuts = Set(cuts).sorted()
+                for (top, bottom) in zip(cuts, cuts.dropFirst()) {
+                    Painter.paintBand(items, into: banded, rows: top..<bottom, damage: Region(target), base: .solid(0xFF10_2030))
+                }
+                Painter.paintBand(items, into: whole, rows: 0..<height, damage: Region(target), base: .solid(0xFF10_2030))
+                #expect(banded.hasSamePixels(as: whole), "\(variant) trial \(trial): cuts \(cuts)")
+            }
+        }
+    }
+
+    /// A piece's whole peel is the box of texels not clear, found the same as the kernels find it.
+    @Test func aBitmapsNotClearBoxIsItsInk() throws {
+        let bitmap = try Bitmap(width: 40, height: 30)
+        #expect(bitmap.notClearBox().x1 == bitmap.notClearBox().x2, "a clear bitmap has no ink")
+        bitmap.pixels[4 * 40 + 7] = 0x0100_0000
+        bitmap.pixels[21 * 40 + 30] = 0x8040_2010
+        let box = bitmap.notClearBox()
+        #expect(box.y1 == 4 && box.y2 == 22, "\(box)")
+        #expect(box.x1 <= 7 && box.x2 >= 31, "\(box)")
+    }
+}
