@@ -121,7 +121,7 @@ enum Painter {
         }
         let smallest = total / max(1, threads * smallestBandShare)
         var bands: [Range<Int>] = [], start = 0, cost = 0, remaining = total
-        bands.reserveCapacity(threads * smallestBandShare)
+        bands.reserveCapacity(min(height / minimumBandHeight, threads * smallestBandShare) + 1)
         var goal = max(smallest, remaining / max(1, threads * bandShare))
         for y in 0..<height {
             cost += change[y]
