@@ -4,11 +4,11 @@ import Foundation
 /// of lower levels (a shadow the content it is cast by, a group what it contains).
 ///
 /// With threads to spare, the first level (content and borders, which read no store) is offered
-/// to the renderer's helper threads (its `Crew`) as its stores are queued — once they add up to
-/// enough pixels to be worth waking a thread for — while the calling thread goes on updating the
-/// frame's objects: a frame whose text or paths change every frame overlaps its serial update
-/// with their rasterization. At `finish()` the calling thread draws what no helper took, then
-/// the later levels are drawn, each in parallel on the same crew.
+/// to the renderer's helper threads (its `Crew`) as its stores are queued, in batches each of
+/// enough pixels to be worth a hand-over (the first to be worth waking a thread for), while the
+/// calling thread goes on updating the frame's objects: a frame whose text or paths change every
+/// frame overlaps its serial update with their rasterization. At `finish()` the calling thread
+/// draws what no helper took, then the later levels are drawn, each in parallel on the same crew.
 final class ContentPass {
     /// Below this many queued pixels a later level is drawn on the calling thread: waking threads
     /// costs more than it saves.
@@ -17,7 +17,9 @@ final class ContentPass {
     /// First-level stores are handed to helper threads as they are queued only once this many of
     /// their pixels are queued; a frame queuing fewer draws them in `finish()`, as a later
     /// level. Waking a helper every frame for one small store (a flip clock's turning page,
-    /// redrawn each frame) cost more of a core than the overlap saved.
+    /// redrawn each frame) cost more of a core than the overlap saved. The stores after are
+    /// handed over in batches of as many pixels: one at a time, the crew's lock was taken, and an
+    /// offer made and let go, for every line of a text board.
     static let earlyPixelThreshold = 256 * 256
 
     // Unchecked for exclusive access (the runtime's check was a tenth of queuing a store): the
@@ -29,7 +31,8 @@ final class ContentPass {
     @exclusivity(unchecked) private var later: [BackingStoreCache.Job] = []
     /// Whether first-level jobs are offered to the crew as they are queued.
     @exclusivity(unchecked) private var early = false
-    /// First-level jobs queued before they added up to `earlyPixelThreshold`, and their pixels.
+    /// First-level jobs queued and not yet offered (fewer than `earlyPixelThreshold` pixels), and
+    /// their pixels.
     @exclusivity(unchecked) private var waiting: [BackingStoreCache.Job] = []
     @exclusivity(unchecked) private var waitingPixels = 0
 
@@ -46,24 +49,26 @@ final class ContentPass {
             later.append(job)
             return
         }
-        if early {
-            let job = Handed(job)
-            crew.offer { _ in job.value.draw() }
-            return
-        }
         waiting.append(job)
         waitingPixels += job.surface.width * job.surface.height
         guard waitingPixels >= Self.earlyPixelThreshold else { return }
+        offerWaiting(to: crew)
+        early = true
+    }
+
+    /// Offers the waiting jobs to `crew` as one batch.
+    private func offerWaiting(to crew: Crew) {
         let jobs = Handed(waiting)
         crew.offer(jobs.value.count) { jobs.value[$0].draw() }
-        waiting = []
-        early = true
+        waiting.removeAll(keepingCapacity: true)
+        waitingPixels = 0
     }
 
     /// Draws everything submitted; returns once every store is complete.
     func finish() {
-        if early {
-            crew?.join()
+        if early, let crew {
+            if !waiting.isEmpty { offerWaiting(to: crew) }
+            crew.join()
             early = false
         }
         // (Joined only when both hold jobs: a frame below the early threshold queues all its

@@ -43,6 +43,31 @@ import Testing
         #expect(drawn.withLock { $0 } == 2)
     }
 
+    /// Once stores are handed to helpers, the next ones are handed over in batches, each once its
+    /// stores add up to `earlyPixelThreshold` pixels: a small store waits for the stores after
+    /// it (or `finish()`), and a full batch is drawn while the frame is still being updated.
+    @Test func laterStoresAreHandedOverInBatches() throws {
+        let big = try Bitmap(width: 256, height: 256), small = try Bitmap(width: 64, height: 64)
+        let batch = ContentPass.earlyPixelThreshold / (64 * 64)
+        let pass = ContentPass(threads: 2)
+        let drawn = Locked(0)
+        pass.submit(BackingStoreCache.Job(level: 0, surface: big, draw: { drawn.withLock { $0 += 1 } }))
+        pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: { drawn.withLock { $0 += 1 } }))
+        var deadline = Date().addingTimeInterval(5)
+        while drawn.withLock({ $0 }) < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(drawn.withLock { $0 } == 1, "the small store was handed over alone")
+        for _ in 1..<batch {
+            pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: { drawn.withLock { $0 += 1 } }))
+        }
+        deadline = Date().addingTimeInterval(5)
+        while drawn.withLock({ $0 }) < 1 + batch, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(drawn.withLock { $0 } == 1 + batch, "the full batch waited for finish()")
+        pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: { drawn.withLock { $0 += 1 } }))
+        pass.finish()
+        #expect(drawn.withLock { $0 } == 2 + batch)
+    }
+
     /// A small first-level store is not handed to a helper: it is drawn in `finish()`, on the
     /// calling thread.
     @Test func aSmallStoreWaitsForFinish() throws {
