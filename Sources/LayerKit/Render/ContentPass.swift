@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Draws the backing stores a frame queues, level by level: stores of one level read only stores
 /// of lower levels (a shadow the content it is cast by, a group what it contains).
@@ -58,8 +59,8 @@ final class ContentPass {
 
     /// Offers the waiting jobs to `crew` as one batch.
     private func offerWaiting(to crew: Crew) {
-        let jobs = Handed(waiting)
-        crew.offer(jobs.value.count) { jobs.value[$0].draw() }
+        let batch = Batch(waiting)
+        crew.offer(batch.count) { batch.draw($0) }
         waiting.removeAll(keepingCapacity: true)
         waitingPixels = 0
     }
@@ -104,6 +105,43 @@ final class ContentPass {
         let jobs = Handed(level.sorted { $0.surface.width * $0.surface.height > $1.surface.width * $1.surface.height })
         crew.offer(jobs.value.count) { jobs.value[$0].draw() }
         crew.join()
+    }
+}
+
+/// First-level jobs offered to the crew as they are queued, each let go by the thread that
+/// draws it: a job holds what its store is drawn from (a line's text, its font), and those were
+/// freed one after another on the frame's thread once the crew was joined, while the helpers
+/// had nothing left to do.
+///
+/// `@unchecked Sendable` is safe here: the jobs are as `Handed`'s (below), and each element of
+/// `jobs` is touched by one thread only, once: `draw(_:)` moves job `index` out, and the crew
+/// hands out each index exactly once (`Crew.offer`), so no two threads touch one element and none
+/// is moved twice. The crew hands the indices out in order, so the jobs moved out are the first
+/// `moved` (an atomic count); `deinit`, which runs once no run holds the batch (a run holds the
+/// offered closure, and so the batch, until it returns), deinitializes only the rest — none,
+/// unless the batch was let go with runs never begun.
+private final class Batch: @unchecked Sendable {
+    private let jobs: UnsafeMutablePointer<BackingStoreCache.Job>
+    let count: Int
+    private let moved = Atomic<Int>(0)
+
+    init(_ jobs: [BackingStoreCache.Job]) {
+        count = jobs.count
+        self.jobs = .allocate(capacity: count)
+        self.jobs.initialize(from: jobs, count: count)
+    }
+
+    /// Draws job `index` and lets it go, on the calling thread.
+    func draw(_ index: Int) {
+        moved.add(1, ordering: .relaxed)
+        let job = (jobs + index).move()
+        job.draw()
+    }
+
+    deinit {
+        let drawn = min(count, moved.load(ordering: .relaxed))
+        (jobs + drawn).deinitialize(count: count - drawn)
+        jobs.deallocate()
     }
 }
 

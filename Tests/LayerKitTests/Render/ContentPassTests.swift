@@ -68,6 +68,29 @@ import Testing
         #expect(drawn.withLock { $0 } == 2 + batch)
     }
 
+    /// A store handed to a helper lets go of what it was drawn from once it is drawn, on the
+    /// thread that drew it, not when the pass is finished.
+    @Test func aDrawnStoreLetsGoOfWhatItDrewBeforeFinish() throws {
+        final class Source: Sendable {}
+        let surface = try Bitmap(width: 256, height: 256)
+        let pass = ContentPass(threads: 2)
+        let drawn = Locked(0)
+        // Made in a function of its own, so that nothing here holds the source but the job.
+        func submitJob() -> Weak<Source> {
+            let source = Source()
+            pass.submit(BackingStoreCache.Job(level: 0, surface: surface, draw: {
+                withExtendedLifetime(source) { drawn.withLock { $0 += 1 } }
+            }))
+            return Weak(source)
+        }
+        let source = submitJob()
+        let deadline = Date().addingTimeInterval(5)
+        while source.value != nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(drawn.withLock { $0 } == 1)
+        #expect(source.value == nil, "the job was kept until finish()")
+        pass.finish()
+    }
+
     /// A small first-level store is not handed to a helper: it is drawn in `finish()`, on the
     /// calling thread.
     @Test func aSmallStoreWaitsForFinish() throws {
@@ -80,4 +103,11 @@ import Testing
         pass.finish()
         #expect(drawn.withLock { $0 } == 1)
     }
+}
+
+/// A weak reference, readable from any thread. (`nonisolated(unsafe)` is safe for a weak
+/// reference: the runtime loads and clears one atomically.)
+private final class Weak<Value: AnyObject & Sendable>: Sendable {
+    nonisolated(unsafe) weak var value: Value?
+    init(_ value: Value) { self.value = value }
 }
