@@ -65,6 +65,9 @@ final class ContentPass {
         waitingPixels = 0
     }
 
+    /// Whether helper threads may be drawing stores now: `finish()` will join them.
+    var drawsAhead: Bool { early }
+
     /// Draws everything submitted; returns once every store is complete.
     func finish() {
         if early, let crew {

@@ -132,6 +132,11 @@ public final class Renderer {
         tree.update(at: time, frame)
         discardRetiredTrees()
         nextAnimationChange = frame.nextAnimationChange
+        let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
+        // While helpers still draw the frame's stores, this thread gathers the items to paint
+        // (they hold the stores and never read their pixels), instead of leaving the helpers
+        // idle after the stores; should nothing be painted, they are let go.
+        let gathered = pass.drawsAhead ? paintItems(of: tree, key: key, firstChange: frame.firstChange) : nil
         cache.finish(pass)
         frame.resolveInkedDamage()
 
@@ -142,16 +147,9 @@ public final class Renderer {
             pendingDamage = damage.subtracting(regionOfInterest)
             damage.formIntersection(regionOfInterest)
         }
-        let key = RasterCache.Key(tree: ObjectIdentifier(tree), background: backgroundColor)
         if !damage.isEmpty {
-            let picture = rasterCache.picture(for: key, firstChange: frame.firstChange)
-            var items = itemBuffer
-            itemBuffer = []
-            if let picture {
-                tree.rootObject?.appendItems(from: picture.boundary.path[...], to: &items)
-            } else {
-                tree.rootObject?.appendItems(to: &items)
-            }
+            let (picture, gatheredItems) = gathered ?? paintItems(of: tree, key: key, firstChange: frame.firstChange)
+            var items = gatheredItems
             Painter.paint(items, into: bitmap, damage: damage,
                           base: picture?.base ?? .solid(backgroundColor.premultipliedARGB32), threads: threadCount,
                           crew: crew)
@@ -161,6 +159,9 @@ public final class Renderer {
                 items.removeAll(keepingCapacity: true)
                 itemBuffer = items
             }
+        } else if var items = gathered?.items {
+            items.removeAll(keepingCapacity: true)
+            itemBuffer = items
         } else if let firstChange = frame.firstChange {
             _ = rasterCache.picture(for: key, firstChange: firstChange)
         }
@@ -172,6 +173,21 @@ public final class Renderer {
         // Animation start and stop handlers run after the frame, when they may change the tree.
         for callback in frame.callbacks { callback() }
         return damage
+    }
+
+    /// The picture of the frame's unchanging bottom to paint over, if one holds, and the items to
+    /// paint over it (all of them without one), in the kept buffer.
+    private func paintItems(of tree: RenderTree, key: RasterCache.Key, firstChange: PaintPosition?)
+        -> (picture: RasterCache.Picture?, items: [PaintItem]) {
+        let picture = rasterCache.picture(for: key, firstChange: firstChange)
+        var items = itemBuffer
+        itemBuffer = []
+        if let picture {
+            tree.rootObject?.appendItems(from: picture.boundary.path[...], to: &items)
+        } else {
+            tree.rootObject?.appendItems(to: &items)
+        }
+        return (picture, items)
     }
 
     /// Makes the next frame repaint every pixel of its target, as the first frame into a bitmap
