@@ -132,7 +132,7 @@ final class BackingStoreCache {
     /// queues one closure, which holds the surface and what it draws, instead of its drawing
     /// wrapped in another that applies it to the surface (two allocations, and their captures
     /// retained and released).
-    func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
+    func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: consuming Fingerprint, width: Int, height: Int, level: Int,
                                 as type: S.Type, drawing: (S) -> () -> Void) -> Entry? {
         // Found once (a key is hashed once per store asked for), and changed where it is held.
         let slot = entries[key]
@@ -161,11 +161,13 @@ final class BackingStoreCache {
         rasterizations += 1
         let entry = Entry(surface: surface, generation: nextGeneration)
         nextGeneration += 1
+        // The fingerprint is moved into the slot: copied, it was retained there and released
+        // here, for every store redrawn.
         if let slot {
-            slot.fingerprint = fingerprint
+            slot.fingerprint = consume fingerprint
             slot.entry = entry
         } else {
-            entries[key] = Slot(fingerprint: fingerprint, entry: entry)
+            entries[key] = Slot(fingerprint: consume fingerprint, entry: entry)
         }
         let job = Job(level: level, surface: surface, clears: reused, draw: drawing(surface))
         if !reused { pendingLevels[ObjectIdentifier(surface)] = level }

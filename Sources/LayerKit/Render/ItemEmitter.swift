@@ -263,9 +263,9 @@ struct ItemEmitter {
     /// The content store of the node of layer `id` as coverage (`content.coverageColor` is not
     /// nil), of `size` (`ContentRasterizer.storeSize(area:scale:)`), made or reused.
     private static func coverageStore(_ content: ContentDescription, id: LayerID, area: CGRect, scale: CGFloat,
-                                      size: (width: Int, height: Int), fingerprint: BackingStoreCache.Fingerprint,
+                                      size: (width: Int, height: Int), fingerprint: consuming BackingStoreCache.Fingerprint,
                                       cache: BackingStoreCache) -> BackingStoreCache.Entry? {
-        cache.store(for: coverageKey(of: id), fingerprint: fingerprint, width: size.width, height: size.height, level: 0,
+        cache.store(for: coverageKey(of: id), fingerprint: consume fingerprint, width: size.width, height: size.height, level: 0,
                     as: AlphaMask.self, drawing: { mask in { ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask) } })
     }
 
@@ -309,9 +309,8 @@ struct ItemEmitter {
               object.before[0].filter == .bilinear, case .coverage = object.before[0].source,
               object.before[0].source.width == size.width, object.before[0].source.height == size.height
         else { return nil }
-        let fingerprint = BackingStoreCache.Fingerprint.content(content, area: area, scale: scale)
-        guard let store = coverageStore(content, id: object.node.id, area: area, scale: scale, size: size, fingerprint: fingerprint,
-                                        cache: cache)
+        guard let store = coverageStore(content, id: object.node.id, area: area, scale: scale, size: size,
+                                        fingerprint: .content(content, area: area, scale: scale), cache: cache)
         else { return .gone }
         if store.generation == object.before[0].sourceIdentity, case let .coverage(_, painted) = object.before[0].source,
            painted == color {
