@@ -622,7 +622,15 @@ private struct Walk {
     /// changed nothing, when the object paints anything else or its item moves. With `slot`,
     /// `position` is the superlayer's and the object is its child `slot`.
     private func reemitSoleCoverage(_ object: RenderObject, position: [Int]?, slot: Int? = nil) -> Bool {
-        guard let area = object.emittedArea, object.emittedTargetArea == object.inputs.targetArea, object.before.count == 1
+        // The target areas compared field by field, inlined: Foundation's `==` is a call into
+        // its library (a line redrawn every frame asks), and standardizes both rects first.
+        // Equal fields are what the fast path needs; rects equal only once standardized take
+        // the full `reemit`, which is always right.
+        guard let area = object.emittedArea, let emitted = object.emittedTargetArea, object.before.count == 1
+        else { return false }
+        let target = object.inputs.targetArea
+        guard emitted.origin.x == target.origin.x, emitted.origin.y == target.origin.y,
+              emitted.size.width == target.size.width, emitted.size.height == target.size.height
         else { return false }
         // The ink the item painted, read before its store is queued to be drawn again.
         let refines = position != nil && frame.paintsDamage
