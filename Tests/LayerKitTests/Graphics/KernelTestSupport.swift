@@ -43,6 +43,14 @@ enum KernelFixtures {
         return b
     }
 
+    /// Rows 0 and `height` and `cuts` random rows between (fewer when some coincide), sorted: the
+    /// edges of bands a frame of `height` rows is painted in.
+    static func bandEdges(height: Int, cuts: ClosedRange<Int>, _ g: inout SeededGenerator) -> [Int] {
+        var edges = [0, height]
+        for _ in 0..<Int.random(in: cuts, using: &g) { edges.append(Int.random(in: 1..<height, using: &g)) }
+        return Set(edges).sorted()
+    }
+
     static func mask(width: Int, height: Int, _ g: inout SeededGenerator) throws -> AlphaMask {
         let m = try AlphaMask(width: width, height: height)
         for y in 0..<height {

@@ -153,9 +153,7 @@ import Testing
                 })
             let before = try KernelFixtures.bitmap(width: width, height: height, &g)
             let fast = try before.copy(), slow = try before.copy()
-            var cuts = [0, height]
-            for _ in 0..<Int.random(in: 0...3, using: &g) { cuts.append(Int.random(in: 1..<height, using: &g)) }
-            cuts = Set(cuts).sorted()
+            let cuts = KernelFixtures.bandEdges(height: height, cuts: 0...3, &g)
             for (top, bottom) in zip(cuts, cuts.dropFirst()) {
                 Painter.paintBand(items, into: fast, rows: top..<bottom, damage: damage, base: .solid(base))
                 let band = damage.intersection(Region(PixelRect(x: 0, y: top, width: width, height: bottom - top)))

@@ -106,9 +106,7 @@ import Testing
                 }
                 let before = try KernelFixtures.bitmap(width: width, height: height, &g)
                 let banded = try before.copy(), whole = try before.copy()
-                var cuts = [0, height]
-                for _ in 0..<Int.random(in: 1...8, using: &g) { cuts.append(Int.random(in: 1..<height, using: &g)) }
-                cuts = Set(cuts).sorted()
+                let cuts = KernelFixtures.bandEdges(height: height, cuts: 1...8, &g)
                 for (top, bottom) in zip(cuts, cuts.dropFirst()) {
                     Painter.paintBand(items, into: banded, rows: top..<bottom, damage: Region(target), base: .solid(0xFF10_2030))
                 }
