@@ -83,6 +83,32 @@ import Testing
         #expect(top.first!.upperBound <= 200)
     }
 
+    /// A page turned in perspective weighs more a pixel than a turned sprite (a flip clock's page,
+    /// all in the frame's upper half): the first band ends higher than for an affine item over
+    /// the same rows.
+    @Test func aPerspectivePageWeighsMoreThanATurnedSprite() throws {
+        let target = PixelRect(x: 0, y: 0, width: 1000, height: 1024)
+        let page = try Bitmap(width: 400, height: 300)
+        var eye = Transform3D.identity
+        eye.m34 = -1.0 / 900
+        let turned = Transform3D(rotationAngle: 0.6, x: 0, y: 1, z: 0).concatenating(eye)
+            .concatenating(Transform3D(translationX: 300, y: 150, z: 0))
+        let perspective = try #require(try item(.bitmap(page), Homography(turned), in: target))
+        #expect(perspective.transform.kind == .projective)
+        // The page scaled onto the same rectangle (within a pixel or so at each edge), as a sprite's map.
+        let box = perspective.extent
+        let flat = try #require(try item(.bitmap(page), Homography(CGAffineTransform(translationX: CGFloat(box.minX) + 0.5,
+                                                                                      y: CGFloat(box.minY) + 0.5)
+                                                                     .scaledBy(x: CGFloat(box.width - 1) / 400,
+                                                                               y: CGFloat(box.height - 1) / 300)),
+                                         in: target))
+        #expect(flat.transform.kind == .affine && abs(flat.extent.area - box.area) <= 2 * (box.width + box.height) + 4,
+                "\(flat.extent) against \(box)")
+        let withPage = Painter.bands([perspective], damage: Region(target), threads: 2)
+        let withSprite = Painter.bands([flat], damage: Region(target), threads: 2)
+        #expect(withPage.first!.upperBound < withSprite.first!.upperBound, "\(withPage) against \(withSprite)")
+    }
+
     /// Turned and scaled sprites with clear borders, painted in bands cut at any rows (their
     /// pieces peel the sprite whole), draw the pixels they draw in one band, in every variant.
     @Test(arguments: KernelVariant.available)
