@@ -70,6 +70,11 @@ let package = Package(
             name: "TimingFunctionSpeed",
             dependencies: [.product(name: "LayerKit", package: layerKitPackage)]
         ),
+        // How the tables are computed from the rounds (not the speeds: those are never asserted).
+        .testTarget(
+            name: "CompositorBenchTests",
+            dependencies: ["CompositorBench", .product(name: "LayerKit", package: layerKitPackage)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

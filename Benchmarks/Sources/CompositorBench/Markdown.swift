@@ -18,9 +18,16 @@ func cell(_ m: Measurement?) -> String {
     return String(format: m.framesPerSecond >= 100 ? "%.0f (%.0f)" : "%.1f (%.0f)", m.framesPerSecond, m.megapixelsPerSecond)
 }
 
+/// `a` over `b`: the median of the rounds' ratios (`PairedRatio`).
 func ratio(_ a: Measurement?, _ b: Measurement?) -> String {
-    guard let a, let b, a.framesPerSecond > 0, b.framesPerSecond > 0 else { return "" }
-    return String(format: "%.2fx", a.framesPerSecond / b.framesPerSecond)
+    guard let a, let b, let r = PairedRatio(a, over: b) else { return "" }
+    return String(format: "%.2fx", r.median)
+}
+
+/// `a` over `b` with the lowest and highest round's ratio, when there were several rounds.
+func ratioWithSpread(_ a: Measurement?, _ b: Measurement?) -> String {
+    guard let a, let b, let r = PairedRatio(a, over: b) else { return "" }
+    return r.rounds > 1 ? String(format: "%.2fx (%.2f-%.2f)", r.median, r.lowest, r.highest) : String(format: "%.2fx", r.median)
 }
 
 func milliseconds(_ m: Measurement?) -> String {
@@ -37,7 +44,8 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
     line("Measured on \(report.machine.summary). \(report.build == "release" ? "Release build" : "A \(report.build) build: its numbers mean little").")
     line("Each cell is frames per second")
     line("(megapixels per second), the median of \(report.rounds) round(s) of \(report.secondsPerMeasurement) s;")
-    line("in each round every renderer draws in turn, so all see the same machine.")
+    line("in each round every renderer draws in turn, so all see the same machine. A ratio (÷) is the")
+    line("median of the rounds' own ratios: both drawers of a round saw the same state of the machine.")
     line()
 
     let resolutions = report.measurements.filter { $0.table == "main" }.map(\.resolution).uniqued()
@@ -219,8 +227,9 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
         line("| scene | " + resolutions.joined(separator: " | ") + " |")
         line("|---|" + String(repeating: "---:|", count: resolutions.count))
         for scene in report.measurements.filter({ $0.table == "main" }).map(\.scene).uniqued() {
+            // (In brackets: the lowest and highest round.)
             let cells = resolutions.map { r in
-                ratio(report.find("main", scene, r, allCores), report.find("main", scene, r, "LayerKit 1 core"))
+                ratioWithSpread(report.find("main", scene, r, allCores), report.find("main", scene, r, "LayerKit 1 core"))
             }
             line("| \(scene) | " + cells.joined(separator: " | ") + " |")
         }

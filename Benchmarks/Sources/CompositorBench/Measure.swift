@@ -8,6 +8,12 @@ import LayerKit
 public struct Sample: Codable, Sendable {
     public var frames: Int
     public var seconds: Double
+
+    public init(frames: Int, seconds: Double) {
+        self.frames = frames
+        self.seconds = seconds
+    }
+
     public var framesPerSecond: Double { seconds > 0 ? Double(frames) / seconds : 0 }
     public var millisecondsPerFrame: Double { frames > 0 ? seconds * 1000 / Double(frames) : 0 }
 }

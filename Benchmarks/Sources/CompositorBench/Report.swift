@@ -18,6 +18,10 @@ public struct Measurement: Codable, Sendable {
     public var millisecondsPerFrame: Double
     /// Frames timed over all rounds.
     public var frames: Int
+    /// Each round's frames per second, in the order the rounds ran: every drawer of a table is
+    /// timed once a round, in turn, so round `i` of two drawers saw the same state of the machine
+    /// (see `PairedRatio`).
+    public var roundsFramesPerSecond: [Double]
     /// Why the drawer could not draw the scene (then the numbers are 0).
     public var unsupported: String?
     /// Pixels the last timed frame repainted, for LayerKit drawing through damage.
@@ -31,7 +35,8 @@ public struct Measurement: Codable, Sendable {
         height = scene.height
         self.drawer = drawer
         // The median round: robust to a round disturbed by the rest of the machine.
-        let sorted = samples.map(\.framesPerSecond).sorted()
+        roundsFramesPerSecond = samples.map(\.framesPerSecond)
+        let sorted = roundsFramesPerSecond.sorted()
         let fps = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
         framesPerSecond = fps
         megapixelsPerSecond = fps * Double(scene.pixelCount) / 1e6

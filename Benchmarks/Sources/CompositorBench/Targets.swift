@@ -17,20 +17,27 @@ public let flatInCountLimit = 1.5
 public func evaluateTargets(_ report: Report, cores: Int) -> [TargetResult] {
     var targets: [TargetResult] = []
     let allCores = "LayerKit \(cores) cores", one = "LayerKit 1 core"
+    func measured(_ scene: String, _ drawer: String, table: String = "main", resolution: String = "1080p") -> Measurement? {
+        report.find(table, scene, resolution, drawer).flatMap { $0.framesPerSecond > 0 ? $0 : nil }
+    }
     func fps(_ scene: String, _ drawer: String, table: String = "main", resolution: String = "1080p") -> Double? {
-        report.find(table, scene, resolution, drawer).flatMap { $0.framesPerSecond > 0 ? $0.framesPerSecond : nil }
+        measured(scene, drawer, table: table, resolution: resolution)?.framesPerSecond
     }
     func add(_ source: String, _ target: String, _ measured: String?, _ met: Bool?, _ note: String) {
         targets.append(TargetResult(source: source, target: target, measured: measured ?? "not measured in this run",
                                     met: measured == nil ? nil : met, note: note))
     }
-    func versus(_ a: Double, _ b: Double) -> String { String(format: "%.1f fps vs %.1f fps: %.2fx", a, b, a / b) }
+    /// Two drawers' median fps and their ratio taken round by round, with its range.
+    func versus(_ a: Double, _ b: Double, _ r: PairedRatio) -> String {
+        String(format: "%.1f fps vs %.1f fps: %.2fx", a, b, r.median)
+            + (r.rounds > 1 ? String(format: " (rounds %.2f-%.2f)", r.lowest, r.highest) : "")
+    }
     /// LayerKit on one core against cairo from scratch, at 1080p.
     func againstCairo(_ source: String, _ scene: String, _ label: String, _ factor: Double, _ note: String) {
-        let lk = fps(scene, one), cairo = fps(scene, cairoFromScratch)
-        let ratio = lk.flatMap { l in cairo.map { l / $0 } }
+        let lk = measured(scene, one), cairo = measured(scene, cairoFromScratch)
+        let ratio = lk.flatMap { l in cairo.flatMap { PairedRatio(l, over: $0) } }
         add(source, "\(label) ≥ \(factor == 1 ? "" : String(format: "%gx ", factor))cairo from scratch (1080p, one core)",
-            ratio.map { _ in versus(lk!, cairo!) }, ratio.map { $0 >= factor }, note)
+            ratio.map { versus(lk!.framesPerSecond, cairo!.framesPerSecond, $0) }, ratio.map { $0.median >= factor }, note)
     }
 
     againstCairo("issue 17", "clock tick (damage)", "Clock tick through damage", 10,
@@ -63,11 +70,13 @@ public func evaluateTargets(_ report: Report, cores: Int) -> [TargetResult] {
         let speedUps: [(String, Double)] = report.measurements.filter {
             $0.table == "main" && $0.resolution == "1080p" && $0.drawer == one && $0.framesPerSecond > 0
                 && !$0.scene.contains("(damage)")
-        }.compactMap { m in fps(m.scene, allCores).map { (m.scene, $0 / m.framesPerSecond) } }.sorted { $0.1 < $1.1 }
+        }.compactMap { m in
+            measured(m.scene, allCores).flatMap { PairedRatio($0, over: m) }.map { (m.scene, $0.median) }
+        }.sorted { $0.1 < $1.1 }
         let under = speedUps.filter { $0.1 < 1.8 }.map { "\($0.0) \(String(format: "%.2fx", $0.1))" }
         // What the machine's memory gives: copying a frame on all cores over one, beside each scene.
         let copies = report.measurements.filter { $0.table == "main" && $0.resolution == "1080p" && $0.drawer == "memcpy" }
-            .compactMap { m in fps(m.scene, "memcpy, \(cores) cores").map { $0 / m.framesPerSecond } }.sorted()
+            .compactMap { m in measured(m.scene, "memcpy, \(cores) cores").flatMap { PairedRatio($0, over: m)?.median } }.sorted()
         let memory = copies.isEmpty ? "" : String(format: "; copying a 1080p frame on all cores: %.2fx one (median of %d)",
                                                   copies[copies.count / 2], copies.count)
         add("issues 15, 17", "All cores (\(cores)) ≥ 1.8x one core on every full-frame scene at 1080p",
@@ -84,10 +93,12 @@ public func evaluateTargets(_ report: Report, cores: Int) -> [TargetResult] {
     againstCairo("issue 15", "stroke-only shapes", "Stroke-only shapes", 1,
                  "same paths, widths, caps, joins and miter limit; no fill")
 
-    let sprites = fps("1000 layers", one), spriteFloor = fps("1000 layers", "raw pixman")
+    let sprites = measured("1000 layers", one), spriteFloor = measured("1000 layers", "raw pixman")
+    let overSpriteFloor = sprites.flatMap { s in spriteFloor.flatMap { PairedRatio(s, over: $0)?.median } }
     add("issue 12", "1000 turned 64x64 sprites at 1080p ≥ 60 fps on one core and ≥ 4x the raw-pixman floor",
-        sprites.map { s in String(format: "%.1f fps", s) + (spriteFloor.map { String(format: ", %.2fx the floor (%.1f fps)", s / $0, $0) } ?? "") },
-        sprites.map { s in s >= 60 && spriteFloor.map { s / $0 >= 4 } ?? false }, "full frames, bilinear sampling")
+        sprites.map { s in String(format: "%.1f fps", s.framesPerSecond)
+            + (spriteFloor.map { String(format: ", %.2fx the floor (%.1f fps)", overSpriteFloor ?? 0, $0.framesPerSecond) } ?? "") },
+        sprites.map { s in s.framesPerSecond >= 60 && (overSpriteFloor ?? 0) >= 4 }, "full frames, bilinear sampling")
 
     for (scene, base) in perspectiveBaselines {
         let now = fps(scene, one)
@@ -101,7 +112,8 @@ public func evaluateTargets(_ report: Report, cores: Int) -> [TargetResult] {
             && !rasterizingScenes.contains($0.scene) && !$0.scene.contains("(damage)")
     }
     let overFloor: [(String, Double)] = fullFrames.compactMap { m in
-        fps(m.scene, "raw pixman", resolution: m.resolution).map { ("\(m.scene) \(m.resolution)", $0 / m.framesPerSecond) }
+        measured(m.scene, "raw pixman", resolution: m.resolution).flatMap { PairedRatio($0, over: m) }
+            .map { ("\(m.scene) \(m.resolution)", $0.median) }
     }.sorted { $0.1 < $1.1 }
     let over = overFloor.filter { $0.1 > 1.25 }.map { "\($0.0) \(String(format: "%.2fx", $0.1))" }
     add("earlier", "Full-frame render within 1.25x of the raw-pixman floor for the same composites",

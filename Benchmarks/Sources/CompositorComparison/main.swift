@@ -11,8 +11,9 @@ import LayerKit
 let usage = """
     Usage: CompositorComparison [options]
 
-      --seconds S        time per measurement and round (default 0.5)
-      --rounds N         rounds per measurement; the median round counts (default 3)
+      --seconds S        time per measurement and round (default 0.3)
+      --rounds N         rounds per measurement; the median round counts, and a ratio is the
+                         median of the rounds' ratios (default 5)
       --resolutions L    comma-separated: 720p, 1080p, 1440p, 2160p (default 1080p,2160p)
       --only TEXT        only scenes whose name contains TEXT (the scaling tables are skipped)
       --drawer TEXT      only drawers whose name contains TEXT (repeatable; for profiling)
@@ -28,8 +29,8 @@ let usage = """
     """
 
 struct Options {
-    var seconds = 0.5
-    var rounds = 3
+    var seconds = 0.3
+    var rounds = 5
     var resolutions = ["1080p", "2160p"]
     var only: String?
     var drawers: [String] = []
@@ -122,10 +123,12 @@ report.build = "debug"
 @MainActor func compare(_ table: String, _ entries: [(Scene, String, Result<Drawer, Unsupported>)]) {
     let entries = entries.filter { wanted($0.1) }
     var samples = Array(repeating: [Sample](), count: entries.count)
-    for _ in 0..<options.rounds {
+    for round in 0..<options.rounds {
         for (k, (_, _, drawer)) in entries.enumerated() {
             guard case let .success(drawer) = drawer else { continue }
-            samples[k].append(measure(drawer, seconds: options.seconds))
+            // Caches are filled in the first round; later rounds warm up with one frame, which
+            // the slowest scenes (seconds a frame for cairo at 2160p) feel.
+            samples[k].append(measure(drawer, seconds: options.seconds, warmUp: round == 0 ? 2 : 1))
         }
     }
     for (k, (scene, name, drawer)) in entries.enumerated() {
