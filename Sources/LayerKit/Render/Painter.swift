@@ -151,8 +151,10 @@ enum Painter {
     static let bitmapPixelCost = 16
     /// A bitmap's pixel through a perspective map (a divide and two rows of samples a pixel): a
     /// flip clock's turning page, all in the frame's upper half, weighed as a turned sprite's
-    /// pixels left the first band with most of the frame's work (two cores 1.92x → 1.38x one).
-    static let projectivePixelCost = 64
+    /// pixels left the first band with most of the frame's work (two cores 1.92x → 1.38x one);
+    /// weighed 64, its first band still took 58% of the frame's band time (timed per band), and
+    /// the other thread waited a median 0.5 ms a frame for it; weighed 192, 51%.
+    static let projectivePixelCost = 192
     static let coveragePixelCost = 8
 
     /// Paints the damaged pixels within `rows`.
