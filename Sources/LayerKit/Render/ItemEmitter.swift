@@ -304,7 +304,7 @@ struct ItemEmitter {
         // source size mean the same extent and footprint (as `PaintItem(placedAmong:)` reuses).
         let size = ContentRasterizer.storeSize(area: area, scale: scale)
         guard object.before[0].key == object.node.key(.content),
-              object.before[0].transform == storeToBounds(area: area, scale: scale).concatenating(transform),
+              object.before[0].transform == storeToBounds(area: area, scale: scale, then: transform),
               object.before[0].clip == object.childPlacement.clip, object.before[0].opacity == object.node.opacity,
               object.before[0].filter == .bilinear, case .coverage = object.before[0].source,
               object.before[0].source.width == size.width, object.before[0].source.height == size.height
@@ -323,6 +323,24 @@ struct ItemEmitter {
     /// Store pixels → bounds space, for a store over `area` at `scale`.
     private static func storeToBounds(area: CGRect, scale: CGFloat) -> Homography {
         Homography(scaleX: 1 / scale, y: 1 / scale).concatenating(Homography(translationX: area.minX, y: area.minY))
+    }
+
+    /// `storeToBounds(area:scale:)` then `transform` (store pixels → the node's target), asked
+    /// for by every line of text whose string changes, every frame. The store's map only scales
+    /// and translates, so the product is `transform`'s first two rows scaled and its last row
+    /// moved by the offset: what the two general products give for finite values (their other
+    /// terms are products with zero, which add nothing; a zero may differ in sign), in a third
+    /// of their arithmetic. Anything infinite or NaN takes the general products.
+    private static func storeToBounds(area: CGRect, scale: CGFloat, then t: Homography) -> Homography {
+        let s = 1 / scale, x = area.minX, y = area.minY
+        // Zero exactly when every term is finite (and their sum does not overflow).
+        guard (s + x + y + t.m11 + t.m12 + t.m13 + t.m21 + t.m22 + t.m23 + t.m31 + t.m32 + t.m33) * 0 == 0 else {
+            return storeToBounds(area: area, scale: scale).concatenating(t)
+        }
+        return Homography(m11: s * t.m11, m12: s * t.m12, m13: s * t.m13,
+                          m21: s * t.m21, m22: s * t.m22, m23: s * t.m23,
+                          m31: x * t.m11 + y * t.m21 + t.m31, m32: x * t.m12 + y * t.m22 + t.m32,
+                          m33: x * t.m13 + y * t.m23 + t.m33)
     }
 
     /// The part of bounds space a layer's content store covers: its bounds, and without a clip
@@ -562,7 +580,7 @@ struct ItemEmitter {
                         node: RenderNode, opacity: Double, clip: PixelRect?, into items: inout [PaintItem]) {
         let source: PaintItem.Source = color.map { .coverage(store.mask, $0) } ?? .bitmap(store.bitmap)
         guard let item = PaintItem(key: key, source: source, sourceIdentity: store.generation,
-                                   transform: Self.storeToBounds(area: area, scale: scale).concatenating(node.transform),
+                                   transform: Self.storeToBounds(area: area, scale: scale, then: node.transform),
                                    opacity: opacity, filter: .bilinear, clip: clip, targetArea: targetArea,
                                    placedAmong: previous) else { return }
         items.append(item)
