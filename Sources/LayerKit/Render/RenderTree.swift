@@ -143,7 +143,16 @@ final class FrameChanges {
     /// for a mask drawn this frame is known once the content pass has drawn it
     /// (`resolveInkedDamage()`). A line of text whose figures change damages its ink, old and
     /// new, not its whole line box.
-    @exclusivity(unchecked) var inkedDamage: [(mask: AlphaMask, transform: Homography, footprint: [PixelRect])] = []
+    @exclusivity(unchecked) var inkedDamage: [InkedDamage] = []
+
+    /// A changed coverage item whose damage is where its mask's ink lands (`inkedDamage`).
+    /// (A struct, not a tuple: an array of tuples was copied, retained and destroyed through the
+    /// runtime's generic tuple witnesses: about half of what resolving a text board's ink cost.)
+    struct InkedDamage {
+        let mask: AlphaMask
+        let transform: Homography
+        let footprint: [PixelRect]
+    }
     /// Whether the frame paints only its damage (the same target as the last frame): otherwise
     /// the damage is not used, and not refined to ink.
     let paintsDamage: Bool
@@ -174,7 +183,10 @@ final class FrameChanges {
     /// Adds the inked parts of `inkedDamage`'s footprints to `damage`: after the content pass,
     /// when every mask holds what will be painted from it.
     func resolveInkedDamage() {
-        for entry in inkedDamage { Self.appendInked(entry.footprint, ink: entry.mask.inkBounds, through: entry.transform, to: &damage) }
+        for i in inkedDamage.indices {
+            Self.appendInked(inkedDamage[i].footprint, ink: inkedDamage[i].mask.inkBounds, through: inkedDamage[i].transform,
+                             to: &damage)
+        }
         inkedDamage = []
     }
 
@@ -690,7 +702,7 @@ private struct Walk {
         // A frame that repaints everything reads no damage (`FrameChanges.paintsDamage`).
         guard frame.paintsDamage else { return }
         if byInk, case let .coverage(mask, _) = items[i].source {
-            frame.inkedDamage.append((mask, items[i].transform, items[i].footprint))
+            frame.inkedDamage.append(FrameChanges.InkedDamage(mask: mask, transform: items[i].transform, footprint: items[i].footprint))
         } else {
             frame.damage.append(contentsOf: items[i].footprint)
         }
