@@ -18,10 +18,16 @@ final class ContentPass {
     /// First-level stores are handed to helper threads as they are queued only once this many of
     /// their pixels are queued; a frame queuing fewer draws them in `finish()`, as a later
     /// level. Waking a helper every frame for one small store (a flip clock's turning page,
-    /// redrawn each frame) cost more of a core than the overlap saved. The stores after are
-    /// handed over in batches of as many pixels: one at a time, the crew's lock was taken, and an
-    /// offer made and let go, for every line of a text board.
+    /// redrawn each frame) cost more of a core than the overlap saved.
     static let earlyPixelThreshold = 256 * 256
+
+    /// The stores after the first batch are handed over in batches of `earlyPixelThreshold`
+    /// pixels while the helpers have begun every job offered, else of this many (about eleven
+    /// lines of a text board). One at a time, the crew's lock was taken, and an offer made and
+    /// let go, for every line; in batches of the first's size, 26 offers a text-board frame (a
+    /// quarter microsecond each on the frame's thread) while the helper still had most of the
+    /// last batch to draw.
+    static let laterBatchPixels = 3 * earlyPixelThreshold
 
     // Unchecked for exclusive access (the runtime's check was a tenth of queuing a store): the
     // fields are private and touched only by `submit` and `finish`, which the thread updating
@@ -32,10 +38,12 @@ final class ContentPass {
     @exclusivity(unchecked) private var later: [BackingStoreCache.Job] = []
     /// Whether first-level jobs are offered to the crew as they are queued.
     @exclusivity(unchecked) private var early = false
-    /// First-level jobs queued and not yet offered (fewer than `earlyPixelThreshold` pixels), and
-    /// their pixels.
+    /// First-level jobs queued and not yet offered (fewer than `earlyPixelThreshold` pixels, or
+    /// than `laterBatchPixels` while the last batch has jobs not begun), and their pixels.
     @exclusivity(unchecked) private var waiting: [BackingStoreCache.Job] = []
     @exclusivity(unchecked) private var waitingPixels = 0
+    /// The last batch offered this frame (whether the helpers have begun all its jobs).
+    @exclusivity(unchecked) private var lastBatch: Batch?
 
     /// A pass drawing on `threads` threads: the calling thread and `crew`'s helpers (a crew of
     /// its own when none is given).
@@ -53,6 +61,7 @@ final class ContentPass {
         waiting.append(job)
         waitingPixels += job.surface.width * job.surface.height
         guard waitingPixels >= Self.earlyPixelThreshold else { return }
+        if let lastBatch, !lastBatch.allBegun, waitingPixels < Self.laterBatchPixels { return }
         offerWaiting(to: crew)
         early = true
     }
@@ -60,6 +69,7 @@ final class ContentPass {
     /// Offers the waiting jobs to `crew` as one batch.
     private func offerWaiting(to crew: Crew) {
         let batch = Batch(waiting)
+        lastBatch = batch
         crew.offer(batch.count) { batch.draw($0) }
         waiting.removeAll(keepingCapacity: true)
         waitingPixels = 0
@@ -74,6 +84,7 @@ final class ContentPass {
             if !waiting.isEmpty { offerWaiting(to: crew) }
             crew.join()
             early = false
+            lastBatch = nil
         }
         // (Joined only when both hold jobs: a frame below the early threshold queues all its
         // stores in `later`, and the copy was an allocation a frame.)
@@ -133,6 +144,9 @@ private final class Batch: @unchecked Sendable {
         self.jobs = .allocate(capacity: count)
         self.jobs.initialize(from: jobs, count: count)
     }
+
+    /// Whether every job has been begun (read by the offering thread as a hint: relaxed).
+    var allBegun: Bool { moved.load(ordering: .relaxed) >= count }
 
     /// Draws job `index` and lets it go, on the calling thread.
     func draw(_ index: Int) {

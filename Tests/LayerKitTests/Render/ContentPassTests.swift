@@ -43,29 +43,46 @@ import Testing
         #expect(drawn.withLock { $0 } == 2)
     }
 
-    /// Once stores are handed to helpers, the next ones are handed over in batches, each once its
-    /// stores add up to `earlyPixelThreshold` pixels: a small store waits for the stores after
-    /// it (or `finish()`), and a full batch is drawn while the frame is still being updated.
+    /// Once stores are handed to helpers, the next ones are handed over in batches: while the
+    /// helper has a job of the last batch still to begin, once they add up to `laterBatchPixels`
+    /// (not at the first batch's `earlyPixelThreshold`); once it has begun them all, at
+    /// `earlyPixelThreshold`. A small store waits for the stores after it (or `finish()`), and a
+    /// full batch is drawn while the frame is still being updated.
     @Test func laterStoresAreHandedOverInBatches() throws {
         let big = try Bitmap(width: 256, height: 256), small = try Bitmap(width: 64, height: 64)
-        let batch = ContentPass.earlyPixelThreshold / (64 * 64)
-        let pass = ContentPass(threads: 2)
-        let drawn = Locked(0)
-        pass.submit(BackingStoreCache.Job(level: 0, surface: big, draw: { drawn.withLock { $0 += 1 } }))
-        pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: { drawn.withLock { $0 += 1 } }))
-        var deadline = Date().addingTimeInterval(5)
-        while drawn.withLock({ $0 }) < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-        Thread.sleep(forTimeInterval: 0.05)
-        #expect(drawn.withLock { $0 } == 1, "the small store was handed over alone")
-        for _ in 1..<batch {
+        let firstBatch = ContentPass.earlyPixelThreshold / (64 * 64), batch = ContentPass.laterBatchPixels / (64 * 64)
+        #expect(batch > firstBatch + 1)
+        for busyBatch in [firstBatch, batch] {
+            let pass = ContentPass(threads: 2)
+            let drawn = Locked(0), open = Locked(false)
+            // The helper is kept on the first job, so that the second (the big store) is not begun.
+            pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: {
+                while !open.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+                drawn.withLock { $0 += 1 }
+            }))
+            pass.submit(BackingStoreCache.Job(level: 0, surface: big, draw: { drawn.withLock { $0 += 1 } }))
+            for _ in 0..<busyBatch {
+                pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: { drawn.withLock { $0 += 1 } }))
+            }
+            open.withLock { $0 = true }
+            let handedOver = busyBatch == batch
+            var deadline = Date().addingTimeInterval(5)
+            while drawn.withLock({ $0 }) < 2 + (handedOver ? batch : 0), Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            Thread.sleep(forTimeInterval: 0.05)
+            if handedOver {
+                #expect(drawn.withLock { $0 } == 2 + batch, "the full batch waited for finish()")
+            } else {
+                #expect(drawn.withLock { $0 } == 2, "a batch of the first's size was handed over while the helper was busy")
+                // The helper has begun every job offered: the next store hands the waiting ones over.
+                pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: { drawn.withLock { $0 += 1 } }))
+                deadline = Date().addingTimeInterval(5)
+                while drawn.withLock({ $0 }) < 3 + firstBatch, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                #expect(drawn.withLock { $0 } == 3 + firstBatch, "an idle helper was left without the waiting stores")
+            }
             pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: { drawn.withLock { $0 += 1 } }))
+            pass.finish()
+            #expect(drawn.withLock { $0 } == (handedOver ? 3 + batch : 4 + firstBatch))
         }
-        deadline = Date().addingTimeInterval(5)
-        while drawn.withLock({ $0 }) < 1 + batch, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-        #expect(drawn.withLock { $0 } == 1 + batch, "the full batch waited for finish()")
-        pass.submit(BackingStoreCache.Job(level: 0, surface: small, draw: { drawn.withLock { $0 += 1 } }))
-        pass.finish()
-        #expect(drawn.withLock { $0 } == 2 + batch)
     }
 
     /// A store handed to a helper lets go of what it was drawn from once it is drawn, on the
