@@ -65,17 +65,35 @@ open class TextLayer: Layer {
     }
 
     /// The family last resolved for a description and the font it named (`resolvedFont(of:)`).
-    private var lastResolved: (family: String, font: Font?)?
+    private var lastResolved: (family: String, font: ResolvedFont?)?
 
     /// The font `family` names, as a layout falls back for it (the default family's when it
     /// names none), resolved once while the layer's family stays the same: a line whose figures
     /// change every frame is described, and laid out, every frame, and asking `Font.named` each
     /// time cost a lock and a string comparison a line.
-    private func resolvedFont(of family: String) -> Font? {
+    private func resolvedFont(of family: String) -> ResolvedFont? {
         if let lastResolved, lastResolved.family == family { return lastResolved.font }
-        let font = (try? Font.named(family)) ?? (try? Font.named(Font.defaultFamily))
+        let font = ((try? Font.named(family)) ?? (try? Font.named(Font.defaultFamily))).map(ResolvedFont.init)
         lastResolved = (family, font)
         return font
+    }
+}
+
+/// A font a text layer resolved, which the layer's descriptions hold instead of the font itself.
+///
+/// A description is made for each line whose figures change, every frame, and the content pass
+/// lays the line out on another thread: retaining the font for each description (and releasing
+/// it with the description) wrote the reference count of the one font every line of a board
+/// shares, from both threads. The layer's own holder is retained instead, and the layout reads
+/// the font through `reference` without retaining it.
+final class ResolvedFont: Sendable {
+    let font: Font
+    /// `font`, not retained: valid while this holder lives.
+    let reference: Unmanaged<Font>
+
+    init(_ font: Font) {
+        self.font = font
+        reference = .passUnretained(font)
     }
 }
 
@@ -102,10 +120,10 @@ final class TextDescription: Sendable, Equatable {
     /// The font `font` names (the default family's when it names none), when the layer resolved
     /// it already: the layout takes it instead of asking `Font.named` again. Not compared: it
     /// follows from `font`.
-    let resolvedFont: Font?
+    let resolvedFont: ResolvedFont?
 
     init(text: Text, font: String, fontSize: CGFloat, color: Color, alignment: TextAlignment, wrapped: Bool,
-         truncation: TextTruncation, resolvedFont: Font? = nil) {
+         truncation: TextTruncation, resolvedFont: ResolvedFont? = nil) {
         self.text = text
         self.font = font
         self.fontSize = fontSize

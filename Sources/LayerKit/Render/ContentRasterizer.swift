@@ -69,9 +69,11 @@ enum ContentRasterizer {
         // The runs are handed over as a buffer, read in place: a collection of them was copied
         // whole into each step that walked it.
         func layOut(_ runs: UnsafeBufferPointer<TextRun>) -> TextLayout {
+            // The font read without retaining it (`ResolvedFont`): `text` holds it while the
+            // layout lives.
             TextLayout(runs: runs, font: text.font, fontSize: text.fontSize, color: text.color, width: bounds.width,
                        wrapped: text.wrapped, truncation: text.truncation, alignment: text.alignment,
-                       explicitFont: text.resolvedFont)
+                       explicitFont: text.resolvedFont?.reference)
         }
         switch text.text {
         case let .string(string): return withUnsafePointer(to: TextRun(string)) { layOut(UnsafeBufferPointer(start: $0, count: 1)) }

@@ -23,6 +23,9 @@ public final class Font: Sendable {
     let serial: UInt32
     private let outlines = Locked<[UInt32: Path]>([:])
     let shapes = ShapeCache(capacity: Font.shapesKept)
+    /// `shapes`, read without retaining it: a board's lines, laid out on several threads at
+    /// once, retained and released the one cache of their font for each line.
+    var shapesReference: Unmanaged<ShapeCache> { .passUnretained(shapes) }
 
     /// Shaping results kept per font, and the longest text (UTF-8 bytes) kept.
     static let shapesKept = 4096, longestShapeKept = 256

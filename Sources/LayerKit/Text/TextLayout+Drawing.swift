@@ -34,7 +34,7 @@ extension TextLayout {
             var start = line.lowerBound
             while start < line.upperBound {
                 var end = start + 1
-                while end < line.upperBound, glyphs[end].font === glyphs[start].font,
+                while end < line.upperBound, glyphs[end].fontReference.toOpaque() == glyphs[start].fontReference.toOpaque(),
                       !splittingColors || glyphs[end].color == glyphs[start].color {
                     end += 1
                 }
@@ -104,10 +104,11 @@ extension TextLayout {
     private func place(_ range: Range<Int>, at origin: CGPoint, transform: CGAffineTransform,
                        reading: GlyphCache.Reading, into run: inout PlacedRun) {
         run.removeAll()
-        // Not retained: the layout's styles hold the font while the layout lives (`PlacedGlyph.font`).
-        unowned(unsafe) let font = glyphs[range.lowerBound].font
+        // Read without retaining it (`PlacedGlyph.fontReference`): the layout holds it.
+        let font = glyphs[range.lowerBound].fontReference
         let phases = CGFloat(GlyphCache.phases)
-        let extent = font.face.largestGlyphExtent > 0 ? CGFloat(font.face.largestGlyphExtent) : .infinity
+        let largest = font._withUnsafeGuaranteedRef { $0.face.largestGlyphExtent }
+        let extent = largest > 0 ? CGFloat(largest) : .infinity
         // The requests are written through a buffer at least as long as the range (the array
         // keeps its longest length from run to run): appended one by one, each checked the
         // array's uniqueness and capacity, a good part of placing a glyph.
@@ -134,7 +135,7 @@ extension TextLayout {
                     // A glyph too large for the cache is filled from its outline instead.
                     // Only text whose font's largest glyph would not fit has each glyph's box checked.
                     if scale * extent > CGFloat(GlyphCache.largestSide - 2) {
-                        let box = font.outline(ofGlyph: id).boundingBox
+                        let box = font._withUnsafeGuaranteedRef { $0.outline(ofGlyph: id).boundingBox }
                         if !box.isNull, max(box.width, box.height) * scale > CGFloat(GlyphCache.largestSide - 2) {
                             large.append(i)
                             continue
@@ -148,7 +149,7 @@ extension TextLayout {
                     placed += 1
                 }
             }
-            reading.look(font: font, for: UnsafeBufferPointer(rebasing: requests[..<placed]), into: &coverage)
+            font._withUnsafeGuaranteedRef { reading.look(font: $0, for: UnsafeBufferPointer(rebasing: requests[..<placed]), into: &coverage) }
         }
         if !large.isEmpty { run.large += large }
     }

@@ -65,10 +65,9 @@ public struct TextMetrics: Hashable, Sendable {
 struct TextLayout {
     struct PlacedGlyph {
         /// Not retained: each glyph retained its font when placed and released it when the
-        /// layout went. The layout that made the glyph holds every font its glyphs name (in
-        /// `styles`), so this is valid while that layout lives; glyphs are read only through
-        /// their layout.
-        unowned(unsafe) let font: Font
+        /// layout went. The fonts a layout's glyphs name live as long as the layout (see
+        /// `Style.fontReference`); glyphs are read only through their layout.
+        let fontReference: Unmanaged<Font>
         let id: UInt32
         let origin: CGPoint
         /// Design units → points.
@@ -76,6 +75,10 @@ struct TextLayout {
         let color: Color
         /// How far the pen moves after it, in points (before justification).
         let advance: CGFloat
+
+        /// The font, retained by the caller (`fontReference._withUnsafeGuaranteedRef` reads it
+        /// without).
+        var font: Font { fontReference.takeUnretainedValue() }
     }
 
     /// The most Unicode scalars one character (a base and its combining marks) keeps; Unicode's
@@ -89,9 +92,11 @@ struct TextLayout {
     /// Each line's glyphs, as ranges of `glyphs`, top to bottom.
     private(set) var lines: [Range<Int>]
     private(set) var metrics: TextMetrics
-    /// The runs' styles: their fonts are what keeps the fonts the glyphs name alive
-    /// (`PlacedGlyph.font`).
+    /// The runs' styles.
     private var styles: [Style]
+    /// The fonts the layout found by name, held for as long as it lives; the caller's
+    /// `explicitFont` is not among them (see `Style.fontReference`).
+    private var namedFonts: [Font]
 
     /// A word (with its trailing space) or a line break, in one style.
     struct Piece {
@@ -112,11 +117,25 @@ struct TextLayout {
 
     /// A run's font, size and color, which its pieces share.
     struct Style {
-        let font: Font
+        /// The font, not retained: it lives while the layout does, held by the layout
+        /// (`namedFonts`) or, as `explicitFont`, by the layout's caller. One font is shared by
+        /// every line of a board, and the threads of a content pass laying out lines at once
+        /// retained and released it several times a line each: its reference count's cache
+        /// line went back and forth between their cores (about 180 ns a trip on the 2-core
+        /// machine of docs/benchmarks.md). Read through `withFont`: an `unowned(unsafe)` font
+        /// (or one taken out of the reference) is retained for each use all the same.
+        let fontReference: Unmanaged<Font>
         let size: CGFloat
         let color: Color
         /// Design units → points.
         let scale: CGFloat
+
+        /// Runs `body` with the style's font, not retained.
+        @inline(__always)
+        func withFont<R>(_ body: (Font) throws -> R) rethrows -> R { try fontReference._withUnsafeGuaranteedRef(body) }
+
+        /// The font, retained by the caller (for the colder paths: truncation, text that is not ASCII).
+        var font: Font { fontReference.takeUnretainedValue() }
     }
 
     /// A piece shaped: a word (with its trailing space) or a line break, in one style.
@@ -144,8 +163,24 @@ struct TextLayout {
     init<Runs: RandomAccessCollection<TextRun>>(runs: Runs, font defaultFamily: String, fontSize: CGFloat, color: Color,
                                                 width: CGFloat?, wrapped: Bool, truncation: TextTruncation, alignment: TextAlignment,
                                                 explicitFont: Font? = nil) {
+        self.init(runs: runs, font: defaultFamily, fontSize: fontSize, color: color, width: width, wrapped: wrapped,
+                  truncation: truncation, alignment: alignment, explicitFont: explicitFont.map { Unmanaged.passUnretained($0) },
+                  holding: explicitFont)
+    }
+
+    /// `init(runs:font:fontSize:color:width:wrapped:truncation:alignment:explicitFont:)` with the
+    /// explicit font not retained: the caller keeps it alive for as long as the layout lives
+    /// (see `Style.fontReference`). `holding`, when given, is kept by the layout instead.
+    init<Runs: RandomAccessCollection<TextRun>>(runs: Runs, font defaultFamily: String, fontSize: CGFloat, color: Color,
+                                                width: CGFloat?, wrapped: Bool, truncation: TextTruncation, alignment: TextAlignment,
+                                                explicitFont: Unmanaged<Font>?, holding: Font? = nil) {
         let size = fontSize.isFinite && fontSize > 0 ? min(fontSize, 10_000) : 36
-        let defaultFont = explicitFont ?? (try? Font.named(defaultFamily)) ?? (try? Font.named(Font.defaultFamily))
+        var namedFonts: [Font] = holding.map { [$0] } ?? []
+        var defaultFont = explicitFont
+        if defaultFont == nil, let named = (try? Font.named(defaultFamily)) ?? (try? Font.named(Font.defaultFamily)) {
+            namedFonts.append(named)
+            defaultFont = .passUnretained(named)
+        }
         // The arrays come from the thread's scratch (kept from a layout recycled before).
         let scratch = TextScratch.current
         var styles = TextScratch.take(&scratch.styles)
@@ -161,13 +196,23 @@ struct TextLayout {
         var index = 0   // runs are numbered from 0 (`PieceText.bytes`)
         for i in runs.indices {
             defer { index += 1 }
-            guard let font = runs[i].font.flatMap({ try? Font.named($0) }) ?? defaultFont else { continue }
+            let font: Unmanaged<Font>
+            if let family = runs[i].font, let named = try? Font.named(family) {
+                if !namedFonts.contains(where: { $0 === named }) { namedFonts.append(named) }
+                font = .passUnretained(named)
+            } else if let defaultFont {
+                font = defaultFont
+            } else {
+                continue
+            }
             let runSize = runs[i].fontSize.map { $0.isFinite && $0 > 0 ? min($0, 10_000) : size } ?? size
-            let style = Style(font: font, size: runSize, color: runs[i].color ?? color, scale: Self.unitScale(font, runSize))
+            let style = Style(fontReference: font, size: runSize, color: runs[i].color ?? color,
+                              scale: font._withUnsafeGuaranteedRef { Self.unitScale($0, runSize) })
             styles.append(style)
             Self.shapePieces(of: runs[i].text, run: index, style: styles.count - 1, style, layerColor: color, into: &shaped)
         }
-        guard let baseFont = shaped.first.map({ styles[$0.style].font }) ?? defaultFont else {
+        self.namedFonts = namedFonts
+        guard let baseFont = shaped.first.map({ styles[$0.style].fontReference }) ?? defaultFont else {
             glyphs = []
             lines = []
             self.styles = styles
@@ -175,10 +220,11 @@ struct TextLayout {
             return
         }
         let baseSize = shaped.first.map { styles[$0.style].size } ?? size
-        let baseScale = Self.unitScale(baseFont, baseSize)
-        let ascent = CGFloat(baseFont.ascender) * baseScale
-        let descent = CGFloat(baseFont.descender) * baseScale
-        let lineHeight = ascent + descent + CGFloat(baseFont.lineGap) * baseScale
+        let (ascent, descent, lineGap) = baseFont._withUnsafeGuaranteedRef { font in
+            let scale = Self.unitScale(font, baseSize)
+            return (CGFloat(font.ascender) * scale, CGFloat(font.descender) * scale, CGFloat(font.lineGap) * scale)
+        }
+        let lineHeight = ascent + descent + lineGap
 
         // Break into lines (stretches of `shaped`, read in place rather than copied out), noting
         // which end a paragraph (justified text leaves those alone).
@@ -239,7 +285,7 @@ struct TextLayout {
                     // every piece of every line.
                     for j in 0..<shaped[k].glyphs.count {
                         let glyph = shaped[k].glyphs[j]
-                        placed.append(PlacedGlyph(font: styles[style].font, id: glyph.id,
+                        placed.append(PlacedGlyph(fontReference: styles[style].fontReference, id: glyph.id,
                                                   origin: CGPoint(x: x + CGFloat(glyph.x) * scale, y: baseline + CGFloat(glyph.y) * scale),
                                                   scale: scale, color: color, advance: CGFloat(glyph.advance) * scale))
                     }
@@ -252,7 +298,7 @@ struct TextLayout {
         glyphs = placed
         self.lines = placedLines
         self.styles = styles
-        let height = CGFloat(lines.count) * lineHeight - (lines.isEmpty ? 0 : CGFloat(baseFont.lineGap) * baseScale)
+        let height = CGFloat(lines.count) * lineHeight - (lines.isEmpty ? 0 : lineGap)
         metrics = TextMetrics(size: CGSize(width: widest, height: height), ascent: ascent, descent: descent, lineHeight: lineHeight)
     }
 
@@ -296,7 +342,7 @@ struct TextLayout {
             // The words are looked up in the thread's front of the font's shape cache, without a
             // lock; those it lacks in the cache, under one lock; those not kept are shaped last.
             var missing: [Int] = []
-            style.font.shapes.lookingUp { find in
+            style.withFont { font in font.shapesReference._withUnsafeGuaranteedRef { shapes in shapes.lookingUp { find in
                 asciiPieces(of: bytes) { range, isNewline in
                     guard !isNewline else {
                         shaped.append(Shaped(style: index, glyphs: [], width: 0, trimmedWidth: 0, isNewline: true, endsWithSpace: false,
@@ -321,13 +367,15 @@ struct TextLayout {
                                              endsWithSpace: endsWithSpace, text: .bytes(run: run, range)))
                     }
                 }
-            }
+            } } }
             guard !missing.isEmpty else { return }
             let words = missing.map { i -> UnsafeBufferPointer<UInt8> in
                 guard case let .bytes(_, range) = shaped[i].text else { return UnsafeBufferPointer(start: nil, count: 0) }
                 return UnsafeBufferPointer(rebasing: bytes[range])
             }
-            let kept = style.font.shapes.glyphs(forUTF8: words.lazy.filter { $0.count <= Font.longestShapeKept })
+            let kept = style.withFont { font in
+                font.shapesReference._withUnsafeGuaranteedRef { $0.glyphs(forUTF8: words.lazy.filter { $0.count <= Font.longestShapeKept }) }
+            }
             var next = kept.startIndex
             for (i, word) in zip(missing, words) {
                 var glyphs: [Font.Glyph]?
@@ -336,7 +384,7 @@ struct TextLayout {
                     next += 1
                 }
                 // (Not kept: asked again, for a word shaped just before may be the same.)
-                shaped[i] = measured(glyphs ?? style.font.shape(utf8: word), style: index, style,
+                shaped[i] = measured(glyphs ?? style.withFont { $0.shape(utf8: word) }, style: index, style,
                                      endsWithSpace: shaped[i].endsWithSpace, text: shaped[i].text)
             }
         }

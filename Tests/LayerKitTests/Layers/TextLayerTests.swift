@@ -42,10 +42,10 @@ import Testing
     /// family changes, and the layer draws what the same text in that font draws.
     @Test func theDescriptionCarriesTheFontItsFamilyNames() throws {
         let layer = Self.label { $0.string = "Hamburgefonts 0123" }
-        #expect(try layer.textDescription?.resolvedFont === Font.named("DejaVu Sans"))
-        #expect(try layer.textDescription?.resolvedFont === Font.named("DejaVu Sans"))
+        #expect(try layer.textDescription?.resolvedFont?.font === Font.named("DejaVu Sans"))
+        #expect(try layer.textDescription?.resolvedFont?.font === Font.named("DejaVu Sans"))
         layer.font = "DejaVu Serif"
-        #expect(try layer.textDescription?.resolvedFont === Font.named("DejaVu Serif"))
+        #expect(try layer.textDescription?.resolvedFont?.font === Font.named("DejaVu Serif"))
         let serif = Self.label { $0.font = "DejaVu Serif"; $0.string = "Hamburgefonts 0123" }
         let sans = Self.label { $0.string = "Hamburgefonts 0123" }
         let a = try Renderer(threadCount: 1).render(layer), b = try Renderer(threadCount: 1).render(serif)
