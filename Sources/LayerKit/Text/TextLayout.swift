@@ -134,6 +134,12 @@ struct TextLayout {
         @inline(__always)
         func withFont<R>(_ body: (Font) throws -> R) rethrows -> R { try fontReference._withUnsafeGuaranteedRef(body) }
 
+        /// Runs `body` with the font's shape cache, neither retained.
+        @inline(__always)
+        func withShapes<R>(_ body: (ShapeCache) throws -> R) rethrows -> R {
+            try withFont { try $0.shapesReference._withUnsafeGuaranteedRef(body) }
+        }
+
         /// The font, retained by the caller (for the colder paths: truncation, text that is not ASCII).
         var font: Font { fontReference.takeUnretainedValue() }
     }
@@ -342,7 +348,7 @@ struct TextLayout {
             // The words are looked up in the thread's front of the font's shape cache, without a
             // lock; those it lacks in the cache, under one lock; those not kept are shaped last.
             var missing: [Int] = []
-            style.withFont { font in font.shapesReference._withUnsafeGuaranteedRef { shapes in shapes.lookingUp { find in
+            style.withShapes { $0.lookingUp { find in
                 asciiPieces(of: bytes) { range, isNewline in
                     guard !isNewline else {
                         shaped.append(Shaped(style: index, glyphs: [], width: 0, trimmedWidth: 0, isNewline: true, endsWithSpace: false,
@@ -367,15 +373,13 @@ struct TextLayout {
                                              endsWithSpace: endsWithSpace, text: .bytes(run: run, range)))
                     }
                 }
-            } } }
+            } }
             guard !missing.isEmpty else { return }
             let words = missing.map { i -> UnsafeBufferPointer<UInt8> in
                 guard case let .bytes(_, range) = shaped[i].text else { return UnsafeBufferPointer(start: nil, count: 0) }
                 return UnsafeBufferPointer(rebasing: bytes[range])
             }
-            let kept = style.withFont { font in
-                font.shapesReference._withUnsafeGuaranteedRef { $0.glyphs(forUTF8: words.lazy.filter { $0.count <= Font.longestShapeKept }) }
-            }
+            let kept = style.withShapes { $0.glyphs(forUTF8: words.lazy.filter { $0.count <= Font.longestShapeKept }) }
             var next = kept.startIndex
             for (i, word) in zip(missing, words) {
                 var glyphs: [Font.Glyph]?
