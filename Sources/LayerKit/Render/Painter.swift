@@ -91,12 +91,17 @@ enum Painter {
     /// many times a fill's (`bitmapPixelCost`, `coveragePixelCost`). (Not the items' footprints:
     /// walking their bands cost a frame of a thousand turned sprites and their shadows a third
     /// of a millisecond on the frame's own thread, before any band could start.)
+    ///
+    /// The rows are swept from one change of their cost to the next (an edge of a damage
+    /// rectangle or an item), not one by one: between two changes each row costs the same, so
+    /// where a band reaches its goal is a division.
     static func bands(_ items: [PaintItem], damage: Region, threads: Int) -> [Range<Int>] {
         let extents = damage.extents
         let (top, height, left, right) = (extents.minY, extents.height, extents.minX, extents.maxX)
         guard height > 0 else { return [] }
         // Per row, the change of its cost from the row above (one row more, for the last's end).
         var change = [Int](repeating: 0, count: height + 1)
+        var total = 0
         change.withUnsafeMutableBufferPointer { change in
             func add(_ rect: PixelRect, _ cost: Int) {
                 let x0 = max(rect.minX, left), x1 = min(rect.maxX, right)
@@ -104,6 +109,7 @@ enum Painter {
                 guard x0 < x1, y0 < y1 else { return }
                 change[y0 - top] += (x1 - x0) * cost
                 change[y1 - top] -= (x1 - x0) * cost
+                total += (x1 - x0) * cost * (y1 - y0)
             }
             for rect in damage.rects { add(rect, 1) }
             for index in items.indices {
@@ -115,23 +121,42 @@ enum Painter {
                 }
             }
         }
-        var total = 0, row = 0
-        for y in 0..<height {
-            row += change[y]
-            change[y] = row
-            total += row
-        }
         let smallest = total / max(1, threads * smallestBandShare)
         var bands: [Range<Int>] = [], start = 0, cost = 0, remaining = total
         bands.reserveCapacity(min(height / minimumBandHeight, threads * smallestBandShare) + 1)
         var goal = max(smallest, remaining / max(1, threads * bandShare))
-        for y in 0..<height {
-            cost += change[y]
-            guard cost >= goal, y + 1 - start >= minimumBandHeight, height - (y + 1) >= minimumBandHeight else { continue }
-            bands.append(top + start..<top + y + 1)
-            remaining -= cost
-            (start, cost) = (y + 1, 0)
-            goal = max(smallest, remaining / max(1, threads * bandShare))
+        // A band may end after row `last` at the latest, leaving the last band its minimum.
+        let last = height - minimumBandHeight - 1
+        change.withUnsafeBufferPointer { change in
+            var rate = 0, row = 0
+            while row < height {
+                rate += change[row]
+                // Rows `row ..< end` cost `rate` each.
+                var end = row + 1
+                while end < height, change[end] == 0 { end += 1 }
+                var y = row
+                while y < end {
+                    // The first row the band may end after, and the first its cost reaches the goal by
+                    // (the cost after row y + k - 1 is cost + k · rate).
+                    let first = max(y, start + minimumBandHeight - 1)
+                    let need = goal - cost
+                    var cut = first
+                    if need > rate * (first - y + 1) {
+                        cut = rate > 0 ? y + (need + rate - 1) / rate - 1 : end
+                    }
+                    guard cut < end, cut <= last else {
+                        cost += rate * (end - y)
+                        break
+                    }
+                    cost += rate * (cut + 1 - y)
+                    bands.append(top + start..<top + cut + 1)
+                    remaining -= cost
+                    (start, cost) = (cut + 1, 0)
+                    goal = max(smallest, remaining / max(1, threads * bandShare))
+                    y = cut + 1
+                }
+                row = end
+            }
         }
         bands.append(top + start..<top + height)
         return bands

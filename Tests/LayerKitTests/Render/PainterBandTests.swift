@@ -65,6 +65,76 @@ import Testing
         }
     }
 
+    /// The bands' definition, row by row: each row's cost summed from the rectangles painted in
+    /// it, a band ended after the first row its cost reaches the goal and the heights allow.
+    private func bandsRowByRow(_ items: [PaintItem], damage: Region, threads: Int) -> [Range<Int>] {
+        let extents = damage.extents
+        guard extents.height > 0 else { return [] }
+        var rowCost = [Int](repeating: 0, count: extents.height)
+        func add(_ rect: PixelRect, _ cost: Int) {
+            let cut = rect.intersection(extents)
+            guard !cut.isEmpty else { return }
+            for y in cut.minY..<cut.maxY { rowCost[y - extents.minY] += cut.width * cost }
+        }
+        for rect in damage.rects { add(rect, 1) }
+        for item in items {
+            switch item.source {
+            case .bitmap: add(item.extent, item.transform.kind == .projective ? Painter.projectivePixelCost : Painter.bitmapPixelCost)
+            case .coverage: add(item.extent, Painter.coveragePixelCost)
+            }
+        }
+        let height = extents.height, total = rowCost.reduce(0, +)
+        let smallest = total / max(1, threads * Painter.smallestBandShare)
+        var bands: [Range<Int>] = [], start = 0, cost = 0, remaining = total
+        var goal = max(smallest, remaining / max(1, threads * Painter.bandShare))
+        for y in 0..<height {
+            cost += rowCost[y]
+            guard cost >= goal, y + 1 - start >= Painter.minimumBandHeight, height - (y + 1) >= Painter.minimumBandHeight
+            else { continue }
+            bands.append(extents.minY + start..<extents.minY + y + 1)
+            remaining -= cost
+            (start, cost) = (y + 1, 0)
+            goal = max(smallest, remaining / max(1, threads * Painter.bandShare))
+        }
+        bands.append(extents.minY + start..<extents.minY + height)
+        return bands
+    }
+
+    /// The sweep over the rows where the cost changes cuts the bands the row-by-row definition
+    /// cuts, for random items (flat, turned, in perspective, coverage) over random damage.
+    @Test(arguments: [1, 2, 3, 4])
+    func bandsAreTheRowByRowDefinitions(threads: Int) throws {
+        var g = SeededGenerator(seed: UInt64(threads) * 977)
+        let target = PixelRect(x: 0, y: 0, width: 640, height: 480)
+        var eye = Transform3D.identity
+        eye.m34 = -1.0 / 700
+        for trial in 0..<150 {
+            var items: [PaintItem] = []
+            for _ in 0..<Int.random(in: 0...30, using: &g) {
+                let (w, h) = (Int.random(in: 1...300, using: &g), Int.random(in: 1...200, using: &g))
+                let (x, y) = (CGFloat.random(in: -80...660, using: &g), CGFloat.random(in: -80...500, using: &g))
+                let transform: Homography
+                switch Int.random(in: 0..<3, using: &g) {
+                case 0: transform = Homography(translationX: x.rounded(), y: y.rounded())
+                case 1: transform = Homography(CGAffineTransform(translationX: x, y: y).rotated(by: .random(in: 0...6.3, using: &g)))
+                default:
+                    transform = Homography(Transform3D(rotationAngle: .random(in: -1...1, using: &g), x: 0, y: 1, z: 0)
+                        .concatenating(eye).concatenating(Transform3D(translationX: x, y: y, z: 0)))
+                }
+                let source: PaintItem.Source = Bool.random(using: &g)
+                    ? .bitmap(try Bitmap(width: w, height: h)) : .coverage(try AlphaMask(width: w, height: h), .black)
+                if let made = try item(source, transform, in: target) { items.append(made) }
+            }
+            let damage = trial % 4 == 0 ? Region(target)
+                : Region((0..<Int.random(in: 1...6, using: &g)).map { _ in
+                    PixelRect(x: Int.random(in: -20..<640, using: &g), y: Int.random(in: -20..<480, using: &g),
+                              width: Int.random(in: 1...400, using: &g), height: Int.random(in: 1...400, using: &g))
+                })
+            #expect(Painter.bands(items, damage: damage, threads: threads) == bandsRowByRow(items, damage: damage, threads: threads),
+                    "trial \(trial)")
+        }
+    }
+
     /// A frame even across its rows gives each thread its share first, then bands that shrink;
     /// items crowding the top rows make the top bands fewer rows.
     @Test func bandsFollowTheCostOfTheRows() throws {
