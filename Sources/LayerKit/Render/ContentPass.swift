@@ -21,6 +21,13 @@ final class ContentPass {
     /// redrawn each frame) cost more of a core than the overlap saved.
     static let earlyPixelThreshold = 256 * 256
 
+    /// While the helpers are awake (watching for work between frames drawn back to back), the
+    /// first batch is offered once this many pixels are queued (a line of a text board): taken
+    /// within a microsecond, it starts them on the frame's stores while this thread goes on
+    /// updating, instead of after `earlyPixelThreshold` pixels (four such lines). A helper
+    /// asleep is not woken for less than that.
+    static let firstBatchPixels = 128 * 128
+
     /// The stores after the first batch are handed over in batches of `earlyPixelThreshold`
     /// pixels while the helpers have begun every job offered, else of this many (about eleven
     /// lines of a text board). One at a time, the crew's lock was taken, and an offer made and
@@ -60,8 +67,13 @@ final class ContentPass {
         }
         waiting.append(job)
         waitingPixels += job.surface.width * job.surface.height
-        guard waitingPixels >= Self.earlyPixelThreshold else { return }
-        if let lastBatch, !lastBatch.allBegun, waitingPixels < Self.laterBatchPixels { return }
+        if let lastBatch {
+            guard waitingPixels >= Self.earlyPixelThreshold else { return }
+            if !lastBatch.allBegun, waitingPixels < Self.laterBatchPixels { return }
+        } else {
+            guard waitingPixels >= Self.earlyPixelThreshold
+                    || (waitingPixels >= Self.firstBatchPixels && crew.helpersAwake) else { return }
+        }
         offerWaiting(to: crew)
         early = true
     }

@@ -67,6 +67,11 @@ final class Crew {
         shared.join(switched: joinerSwitches.sinceLastCount())
     }
 
+    /// Whether every helper is awake (watching for work or drawing): a hint, read without the
+    /// lock, for whether a small offer is taken at once or waits for a wake-up. False before the
+    /// first offer starts the threads.
+    var helpersAwake: Bool { started && shared.asleep.load(ordering: .relaxed) == 0 }
+
     /// How many of the crew's helper threads are running (for tests: none once the crew is
     /// released).
     var census: Census { shared.census }
@@ -174,6 +179,8 @@ private final class Shared: @unchecked Sendable {
     private var running = 0
     /// Helpers waiting on the condition for work, and whether the joiner waits on it.
     private var sleepers = 0
+    /// `sleepers`, published for `Crew.helpersAwake` (stored under the lock).
+    let asleep = Atomic<Int>(0)
     private var joinerSleeps = false
     private var stopping = false
     /// Helpers in `serve()`.
@@ -292,8 +299,10 @@ private final class Shared: @unchecked Sendable {
             }
             if more || head < offers.count || stopping { continue }
             sleepers += 1
+            asleep.store(sleepers, ordering: .relaxed)
             condition.wait()
             sleepers -= 1
+            asleep.store(sleepers, ordering: .relaxed)
         }
         live -= 1
         census.add(-1)

@@ -108,6 +108,47 @@ import Testing
         pass.finish()
     }
 
+    /// While the helper is awake, a frame's first store of a line's size (`firstBatchPixels`) is
+    /// handed over as it is queued; while it sleeps, that store waits for more (or `finish()`)
+    /// rather than wake it.
+    @Test func aLineSizedFirstStoreIsHandedOverOnlyToAnAwakeHelper() throws {
+        let line = try Bitmap(width: 128, height: ContentPass.firstBatchPixels / 128)
+        #expect(line.width * line.height < ContentPass.earlyPixelThreshold)
+        // Awake: the helper is drawing something else of the crew's when the store is queued.
+        do {
+            let crew = Crew(helpers: 1)
+            let begun = Locked(false), open = Locked(false), drawn = Locked(0)
+            crew.offer { _ in
+                begun.withLock { $0 = true }
+                while !open.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+            }
+            let deadline = Date().addingTimeInterval(5)
+            while !begun.withLock({ $0 }), Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            #expect(crew.helpersAwake)
+            let pass = ContentPass(threads: 2, crew: crew)
+            pass.submit(BackingStoreCache.Job(level: 0, surface: line, draw: { drawn.withLock { $0 += 1 } }))
+            #expect(pass.drawsAhead, "the first store waited although the helper was awake")
+            open.withLock { $0 = true }
+            pass.finish()
+            #expect(drawn.withLock { $0 } == 1)
+        }
+        // Asleep: the helper ran out of work and went to sleep.
+        do {
+            let crew = Crew(helpers: 1)
+            let drawn = Locked(0)
+            crew.offer { _ in }
+            crew.join()
+            let deadline = Date().addingTimeInterval(5)
+            while crew.helpersAwake, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            #expect(!crew.helpersAwake)
+            let pass = ContentPass(threads: 2, crew: crew)
+            pass.submit(BackingStoreCache.Job(level: 0, surface: line, draw: { drawn.withLock { $0 += 1 } }))
+            #expect(!pass.drawsAhead, "a sleeping helper was woken for one line")
+            pass.finish()
+            #expect(drawn.withLock { $0 } == 1)
+        }
+    }
+
     /// A small first-level store is not handed to a helper: it is drawn in `finish()`, on the
     /// calling thread.
     @Test func aSmallStoreWaitsForFinish() throws {
