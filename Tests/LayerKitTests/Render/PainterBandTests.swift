@@ -11,6 +11,20 @@ import Testing
                   transform: transform, opacity: opacity, filter: .bilinear, clip: nil, targetArea: target)
     }
 
+    /// A bitmap or a coverage mask of that size, at random.
+    private func randomSource(width: Int, height: Int, _ g: inout SeededGenerator) throws -> PaintItem.Source {
+        Bool.random(using: &g) ? .bitmap(try Bitmap(width: width, height: height))
+            : .coverage(try AlphaMask(width: width, height: height), .black)
+    }
+
+    /// A few rectangles in and around a 640 × 480 target.
+    private func randomDamage(rectangles: ClosedRange<Int>, _ g: inout SeededGenerator) -> Region {
+        Region((0..<Int.random(in: rectangles, using: &g)).map { _ in
+            PixelRect(x: Int.random(in: -20..<640, using: &g), y: Int.random(in: -20..<480, using: &g),
+                      width: Int.random(in: 1...400, using: &g), height: Int.random(in: 1...400, using: &g))
+        })
+    }
+
     /// A premultiplied sprite whose ink is a disc, clear around it (a sprite's corners and border).
     private func sprite(side: Int, margin: Int, _ g: inout SeededGenerator) throws -> Bitmap {
         let bitmap = try Bitmap(width: side, height: side)
@@ -41,15 +55,10 @@ import Testing
                 let transform = Homography(CGAffineTransform(translationX: .random(in: -60...660, using: &g),
                                                              y: .random(in: -60...500, using: &g))
                     .rotated(by: .random(in: 0...6.3, using: &g)))
-                let source: PaintItem.Source = Bool.random(using: &g)
-                    ? .bitmap(try Bitmap(width: side, height: side)) : .coverage(try AlphaMask(width: side, height: side), .black)
+                let source = try randomSource(width: side, height: side, &g)
                 if let made = try item(source, transform, in: target) { items.append(made) }
             }
-            let damage = trial % 3 == 0 ? Region(target)
-                : Region((0..<Int.random(in: 1...5, using: &g)).map { _ in
-                    PixelRect(x: Int.random(in: -20..<640, using: &g), y: Int.random(in: -20..<480, using: &g),
-                              width: Int.random(in: 1...400, using: &g), height: Int.random(in: 1...400, using: &g))
-                })
+            let damage = trial % 3 == 0 ? Region(target) : randomDamage(rectangles: 1...5, &g)
             let extents = damage.extents
             let bands = Painter.bands(items, damage: damage, threads: threads)
             #expect(bands.first?.lowerBound == extents.minY && bands.last?.upperBound == extents.maxY, "trial \(trial)")
@@ -121,15 +130,10 @@ import Testing
                     transform = Homography(Transform3D(rotationAngle: .random(in: -1...1, using: &g), x: 0, y: 1, z: 0)
                         .concatenating(eye).concatenating(Transform3D(translationX: x, y: y, z: 0)))
                 }
-                let source: PaintItem.Source = Bool.random(using: &g)
-                    ? .bitmap(try Bitmap(width: w, height: h)) : .coverage(try AlphaMask(width: w, height: h), .black)
+                let source = try randomSource(width: w, height: h, &g)
                 if let made = try item(source, transform, in: target) { items.append(made) }
             }
-            let damage = trial % 4 == 0 ? Region(target)
-                : Region((0..<Int.random(in: 1...6, using: &g)).map { _ in
-                    PixelRect(x: Int.random(in: -20..<640, using: &g), y: Int.random(in: -20..<480, using: &g),
-                              width: Int.random(in: 1...400, using: &g), height: Int.random(in: 1...400, using: &g))
-                })
+            let damage = trial % 4 == 0 ? Region(target) : randomDamage(rectangles: 1...6, &g)
             #expect(Painter.bands(items, damage: damage, threads: threads) == bandsRowByRow(items, damage: damage, threads: threads),
                     "trial \(trial)")
         }
