@@ -67,13 +67,9 @@ final class ContentPass {
         }
         waiting.append(job)
         waitingPixels += job.surface.width * job.surface.height
-        if let lastBatch {
-            guard waitingPixels >= Self.earlyPixelThreshold else { return }
-            if !lastBatch.allBegun, waitingPixels < Self.laterBatchPixels { return }
-        } else {
-            guard waitingPixels >= Self.earlyPixelThreshold
-                    || (waitingPixels >= Self.firstBatchPixels && crew.helpersAwake) else { return }
-        }
+        guard waitingPixels >= Self.earlyPixelThreshold
+                || (lastBatch == nil && waitingPixels >= Self.firstBatchPixels && crew.helpersAwake) else { return }
+        if let lastBatch, !lastBatch.allBegun, waitingPixels < Self.laterBatchPixels { return }
         offerWaiting(to: crew)
         early = true
     }
