@@ -27,6 +27,13 @@ struct ThreadSpecific<Object: AnyObject>: Sendable {
         return Unmanaged<Object>.fromOpaque(box).takeUnretainedValue()
     }
 
+    /// The calling thread's object, not retained (the slot holds it); nil until `set`.
+    @inline(__always)
+    var unmanaged: Unmanaged<Object>? {
+        guard let box = pthread_getspecific(key) else { return nil }
+        return Unmanaged<Object>.fromOpaque(box)
+    }
+
     /// Gives the calling thread `object` for the rest of its life (it has none yet).
     func set(_ object: Object) {
         precondition(pthread_getspecific(key) == nil, "a thread's object is set once")

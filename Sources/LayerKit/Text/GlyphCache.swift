@@ -1,5 +1,6 @@
 import CKernels
 import Foundation
+import Synchronization
 
 /// Rasterized glyphs: 8-bit coverage of one glyph of one font at one pixel size, placed at one
 /// of `phases`² sub-pixel offsets.
@@ -17,6 +18,12 @@ import Foundation
 /// lookups happen inside a reading (`reading(_:)`), and an entry the cache lets go of (evicted,
 /// or never kept) is retired, not freed, until every reading that began before it went has
 /// ended.
+///
+/// Each thread also keeps a front (`Front`): the glyphs it found here, holding their entries,
+/// looked up without the lock. A line whose glyphs are all in the thread's front takes no lock
+/// and writes nothing another thread reads: on two cores, the lock's word, the strikes' last
+/// uses and the readings' counts were written by both threads for every line, and their cache
+/// lines went back and forth between the cores.
 final class GlyphCache: Sendable {
     /// Sub-pixel positions per pixel, in x and in y.
     static let phases = 8
@@ -98,7 +105,7 @@ final class GlyphCache: Sendable {
     }
 
     /// One font at one scale.
-    private struct StrikeKey: Hashable {
+    fileprivate struct StrikeKey: Hashable {
         let font: UInt32
         let scale: UInt64
     }
@@ -107,7 +114,7 @@ final class GlyphCache: Sendable {
     /// open addressing with linear probing on that number, so that a run's glyphs are found
     /// with a multiply and a compare each once its strike is found (one hashed lookup per run,
     /// instead of hashing every glyph's key).
-    private struct Strike {
+    fileprivate struct Strike {
         static let free = UInt32.max
         private(set) var numbers: [UInt32]
         private(set) var slots: [Slot]
@@ -181,6 +188,22 @@ final class GlyphCache: Sendable {
         /// Marks the glyph in slot `index` used at `clock`.
         mutating func touch(_ index: Int, at clock: UInt64) { slots[index].lastUse = clock }
 
+        /// Marks the glyphs `other` last used at `use` (a front's), those held here, used at `clock`.
+        mutating func touch(usedIn other: Strike, at use: UInt64, clock: UInt64) {
+            numbers.withUnsafeBufferPointer { numbers in
+                slots.withUnsafeMutableBufferPointer { slots in
+                    other.numbers.withUnsafeBufferPointer { otherNumbers in
+                        other.slots.withUnsafeBufferPointer { otherSlots in
+                            for i in otherNumbers.indices where otherNumbers[i] != Self.free && otherSlots[i].lastUse == use {
+                                let index = Self.find(otherNumbers[i], in: numbers)
+                                if numbers[index] == otherNumbers[i] { slots[index].lastUse = clock }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
         /// Adds a glyph unless held already (another thread made it meanwhile); the slot held
         /// and whether it is `slot`.
         mutating func add(_ number: UInt32, _ slot: Slot) -> (held: Slot, added: Bool) {
@@ -194,7 +217,7 @@ final class GlyphCache: Sendable {
         var held: some Sequence<(UInt32, Slot)> { zip(numbers, slots).lazy.filter { $0.0 != Self.free } }
     }
 
-    private struct Slot {
+    fileprivate struct Slot {
         /// Nil for a glyph without ink (a space).
         let entry: Entry?
         /// The entry's coverage, read without its reference.
@@ -208,7 +231,7 @@ final class GlyphCache: Sendable {
         }
     }
 
-    private struct State {
+    fileprivate struct State {
         /// (Changed only through the calls below, which keep `lastFound` true.)
         private(set) var strikes: [StrikeKey: Strike] = [:]
         /// The strike found last and where it is: a frame's lines are mostly of one font at one
@@ -267,12 +290,22 @@ final class GlyphCache: Sendable {
     /// while waiting put a thread to sleep in the kernel and woke it.
     private static let lockAttempts = 100
     let capacity: Int
+    /// Unique for the process's lifetime: the fronts' name for this cache.
+    let serial: UInt64
+    private static let serials = Atomic<UInt64>(0)
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int) {
+        self.capacity = capacity
+        serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// The bytes of glyphs a thread's front holds before it is emptied (at the start of its
+    /// thread's next reading): an eighth of the cache's capacity.
+    var frontCapacity: Int { capacity / 8 }
 
     /// A glyph and phase as one number within its strike; nil for glyph indices beyond what
     /// fonts hold (2²⁵), which are rasterized without being kept.
-    private static func number(glyph: UInt32, phaseX: Int, phaseY: Int) -> UInt32? {
+    fileprivate static func number(glyph: UInt32, phaseX: Int, phaseY: Int) -> UInt32? {
         guard glyph < 1 << 25, (0..<phases).contains(phaseX), (0..<phases).contains(phaseY) else { return nil }
         return glyph << 6 | UInt32(phaseY) << 3 | UInt32(phaseX)
     }
@@ -309,16 +342,22 @@ final class GlyphCache: Sendable {
     /// closure that borrows one).
     struct Reading {
         fileprivate let cache: GlyphCache
+        /// The reading thread's front of the cache. Not retained (a reading is copied into the
+        /// closures of every line it draws, and each copy retained and released it): the
+        /// thread's list of fronts holds it, and keeps it while a reading is under way
+        /// (`Front.isInUse`).
+        fileprivate let front: Unmanaged<Front>
         /// The generation the reading is counted at (`State.readings`), once a lookup has
         /// counted it: a local of `reading(_:)`.
         fileprivate let began: UnsafeMutablePointer<UInt64?>
 
         /// The coverage of each glyph of `requests` (all of `font`), in order, into `coverage`
-        /// (made as long as `requests`, whatever it held), valid until the reading ends: hits under one lock, misses
-        /// rasterized outside it (another thread may rasterize the same glyph meanwhile; both
-        /// make the same pixels).
+        /// (made as long as `requests`, whatever it held), valid until the reading ends: from
+        /// the thread's front without a lock when it holds them all; else hits under one lock,
+        /// misses rasterized outside it (another thread may rasterize the same glyph meanwhile;
+        /// both make the same pixels), and the front learns them.
         func look(font: Font, for requests: UnsafeBufferPointer<Request>, into coverage: inout [Coverage]) {
-            cache.look(font: font, for: requests, into: &coverage, began: began)
+            front._withUnsafeGuaranteedRef { cache.look(font: font, for: requests, into: &coverage, front: $0, began: began) }
         }
 
         /// `look(font:for:into:)` for requests in an array.
@@ -331,13 +370,26 @@ final class GlyphCache: Sendable {
     /// returns.
     ///
     /// The reading is counted (so that entries let go of meanwhile are retired, not freed) by
-    /// its first lookup, under the lock that lookup takes anyway, not when it begins: what it
-    /// finds then is what no eviction has touched, and every later eviction sees it counted.
+    /// its first lookup under the lock, which that lookup takes anyway, not when it begins: what
+    /// it finds then is what no eviction has touched, and every later eviction sees it counted.
     /// A line of text so takes the lock twice (its lookup, and the reading's end), not three
-    /// times.
+    /// times; and not at all when the thread's front holds its glyphs (the front holds their
+    /// entries, so the reading need not be counted).
+    ///
+    /// The thread's front is emptied here when it holds more than `frontCapacity` bytes and no
+    /// other reading of this cache is under way on the thread (coverage found in the front is
+    /// valid while the front holds its entry).
+    @inline(__always)
     func reading<R>(_ body: (Reading) throws -> R) rethrows -> R {
+        // Not retained: the thread's list of fronts holds it while a reading is under way.
+        let front = CacheFronts.unretained(for: serial, in: Front.slot, kept: Front.frontsKept)
+        front._withUnsafeGuaranteedRef { front in
+            if front.readings == 0, front.bytes > frontCapacity { front.empty() }
+            front.readings += 1
+        }
         var began: UInt64?
         defer {
+            front._withUnsafeGuaranteedRef { $0.readings -= 1 }
             if let generation = began {
                 // Freed once the lock is let go: an entry's deinit frees its rows.
                 let freed = state.withLock(tryingFirst: Self.lockAttempts) { s -> [(generation: UInt64, entries: [Entry])] in
@@ -356,7 +408,7 @@ final class GlyphCache: Sendable {
                 _ = freed
             }
         }
-        return try withUnsafeMutablePointer(to: &began) { try body(Reading(cache: self, began: $0)) }
+        return try withUnsafeMutablePointer(to: &began) { try body(Reading(cache: self, front: front, began: $0)) }
     }
 
     /// Counts a reading (its `Reading.began`) as under way at the present generation, unless
@@ -374,7 +426,7 @@ final class GlyphCache: Sendable {
 
     /// `Reading.look(font:for:into:)`.
     private func look(font: Font, for requests: UnsafeBufferPointer<Request>, into coverage: inout [Coverage],
-                      began: UnsafeMutablePointer<UInt64?>) {
+                      front: Front, began: UnsafeMutablePointer<UInt64?>) {
         // Every position is written below (found, or made and kept), so the array only takes
         // the requests' count, keeping what it held (a run's array is reused from line to line,
         // and refilling it element by element cost more than the lookups).
@@ -383,21 +435,41 @@ final class GlyphCache: Sendable {
         } else if coverage.count < requests.count {
             coverage.append(contentsOf: repeatElement(.none, count: requests.count - coverage.count))
         }
+        let fontSerial = font.serial
+        if coverage.withUnsafeMutableBufferPointer({ front.look(font: fontSerial, for: requests, into: $0) }) {
+            if front.reportDue { state.withLock { front.report(to: &$0) } }
+            return
+        }
         var missing: [Int] = []
         do {
             coverage.withUnsafeMutableBufferPointer { coverage in
                 state.withLock(tryingFirst: Self.lockAttempts) { s in
                     Self.countReading(began, in: &s)
+                    front.report(to: &s)
                     var i = 0
                     while i < requests.count {
                         // Requests of one scale (a run's, usually all) are looked up in one strike.
                         let scale = requests[i].scale
                         var end = i + 1
                         while end < requests.count, requests[end].scale == scale { end += 1 }
-                        if let strike = s.strikeIndex(StrikeKey(font: font.serial, scale: Double(scale).bitPattern)) {
+                        let key = StrikeKey(font: fontSerial, scale: Double(scale).bitPattern)
+                        if let strike = s.strikeIndex(key) {
                             s.clock += 1
                             let clock = s.clock
+                            let first = missing.count
                             s.withStrike(at: strike) { $0.lookUp(requests, i..<end, clock: clock, into: coverage, missing: &missing) }
+                            // The front learns the glyphs found (those missing are learnt as made).
+                            var next = first
+                            for k in i..<end {
+                                if next < missing.count, missing[next] == k {
+                                    next += 1
+                                    continue
+                                }
+                                guard let number = Self.number(glyph: requests[k].glyph, phaseX: requests[k].phaseX,
+                                                               phaseY: requests[k].phaseY) else { continue }
+                                let (index, found) = s.strikes.values[strike].find(number)
+                                if found { front.learn(key, number, s.strikes.values[strike].slots[index]) }
+                            }
                         } else {
                             missing.append(contentsOf: i..<end)
                         }
@@ -420,8 +492,9 @@ final class GlyphCache: Sendable {
                     coverage[i] = Coverage(entry).offset(x: request.x, y: request.y)
                     continue
                 }
-                let key = StrikeKey(font: font.serial, scale: Double(request.scale).bitPattern)
+                let key = StrikeKey(font: fontSerial, scale: Double(request.scale).bitPattern)
                 let held = Self.keep(entry, number: number, key: key, in: &s)
+                front.learn(key, number, held)
                 coverage[i] = held.coverage.offset(x: request.x, y: request.y)
             }
             s.retire(unkept)
@@ -445,7 +518,7 @@ final class GlyphCache: Sendable {
     }
 
     /// What a held glyph counts against the capacity.
-    private static func bytes(of entry: Entry?) -> Int { (entry.map { $0.stride * $0.area.height } ?? 0) + 64 }
+    fileprivate static func bytes(of entry: Entry?) -> Int { (entry.map { $0.stride * $0.area.height } ?? 0) + 64 }
 
     private static func rasterize(font: Font, _ request: Request) -> Entry? {
         let outline = font.outline(ofGlyph: request.glyph)
@@ -504,4 +577,130 @@ final class GlyphCache: Sendable {
 
     /// Entries let go of but kept for readings under way (for tests).
     var retiredCount: Int { state.withLock { $0.retired.reduce(0) { $0 + $1.entries.count } } }
+}
+
+extension GlyphCache {
+    /// A thread's copy of glyphs it found in one cache (`GlyphCache`), looked up without a lock:
+    /// strikes as the cache's own (`Strike`), whose slots hold the glyphs' entries (one
+    /// reference each, taken when a glyph is learnt).
+    ///
+    /// Unlike a shape cache's front, it never has to be checked against the cache: a glyph's
+    /// coverage is a function of its key (a font's serial is never reused, and an entry is
+    /// written once), so what the front holds is right even after the cache has let it go. It
+    /// only has to be bounded: past `GlyphCache.frontCapacity` bytes it is emptied, at the start
+    /// of its thread's next reading when no other is under way there (`readings`), since
+    /// coverage handed out from it stays valid only while it holds the entry.
+    ///
+    /// The glyphs found here are reported to the cache's recency every `reportedRuns` runs
+    /// found (or with the thread's next locked lookup), each once, so that the glyphs a thread
+    /// keeps drawing are not evicted as unused: a slot's last use here is the front's `epoch`,
+    /// which moves on at each report.
+    ///
+    /// Not `Sendable`: each belongs to one thread, reached only through `current(for:)`; so its
+    /// properties skip the runtime's exclusivity checks (`@exclusivity(unchecked)`: no method
+    /// changes one while another access to it is under way).
+    final class Front: CacheFront {
+        /// Runs found here between two reports of their glyphs' uses.
+        static let reportedRuns = 256
+        /// Caches a thread keeps fronts for, the most recently used first.
+        static let frontsKept = 4
+
+        /// The cache's `serial`.
+        let cache: UInt64
+        /// Readings of the cache under way on the thread.
+        @exclusivity(unchecked) var readings = 0
+        /// What the entries held count against `GlyphCache.frontCapacity`.
+        @exclusivity(unchecked) private(set) var bytes = 0
+        /// The strikes held, few (a thread's fonts and sizes), found by looking through them.
+        @exclusivity(unchecked) private var strikes: [(key: StrikeKey, strike: Strike)] = []
+        /// The last use written into the slots found since the last report.
+        @exclusivity(unchecked) private var epoch: UInt64 = 1
+        /// Runs found since the last report.
+        @exclusivity(unchecked) private var runsFound = 0
+        /// Where the strike of a run is looked for first: the last one found.
+        @exclusivity(unchecked) private var last = 0
+
+        init(cache: UInt64) { self.cache = cache }
+
+        /// While a reading is under way on the thread: it may read coverage the front holds.
+        var isInUse: Bool { readings > 0 }
+
+        /// Glyphs held (for tests).
+        var held: Int { strikes.reduce(0) { $0 + $1.strike.count } }
+
+        /// Whether the uses found since the last report should be reported now.
+        var reportDue: Bool { runsFound >= Self.reportedRuns }
+
+        /// Where the strike of `key` is in `strikes`.
+        private func strike(_ key: StrikeKey) -> Int? {
+            if last < strikes.count, strikes[last].key == key { return last }
+            guard let index = strikes.firstIndex(where: { $0.key == key }) else { return nil }
+            last = index
+            return index
+        }
+
+        /// Each request's coverage (all of the font with serial `font`), placed at its
+        /// whole-pixel origin, into `coverage` when the front holds every one of them; false
+        /// (`coverage` partly written) when it lacks one.
+        func look(font: UInt32, for requests: UnsafeBufferPointer<Request>, into coverage: UnsafeMutableBufferPointer<Coverage>) -> Bool {
+            guard !strikes.isEmpty else { return false }
+            var missing: [Int] = []
+            var i = 0
+            while i < requests.count {
+                let scale = requests[i].scale
+                var end = i + 1
+                while end < requests.count, requests[end].scale == scale { end += 1 }
+                guard let index = strike(StrikeKey(font: font, scale: Double(scale).bitPattern)) else { return false }
+                strikes[index].strike.lookUp(requests, i..<end, clock: epoch, into: coverage, missing: &missing)
+                guard missing.isEmpty else { return false }
+                i = end
+            }
+            runsFound += 1
+            return true
+        }
+
+        /// Holds the glyph in `slot`, of the strike `key`, numbered `number`.
+        fileprivate func learn(_ key: StrikeKey, _ number: UInt32, _ slot: Slot) {
+            let index: Int
+            if let found = strike(key) {
+                index = found
+            } else {
+                strikes.append((key, Strike(capacity: 16)))
+                index = strikes.count - 1
+            }
+            let (_, added) = strikes[index].strike.add(number, Slot(slot.entry, lastUse: epoch))
+            if added { bytes += GlyphCache.bytes(of: slot.entry) }
+        }
+
+        /// Lets go of every glyph. Only while no reading is under way on the thread.
+        func empty() {
+            precondition(readings == 0, "a glyph cache's front is emptied during a reading")
+            strikes = []
+            last = 0
+            bytes = 0
+        }
+
+        /// Marks the glyphs found here since the last report as used in the cache's state `s`
+        /// (under its lock), those it still holds.
+        fileprivate func report(to s: inout State) {
+            for k in strikes.indices {
+                guard let index = s.strikeIndex(strikes[k].key) else { continue }
+                s.clock += 1
+                let clock = s.clock
+                s.withStrike(at: index) { $0.touch(usedIn: strikes[k].strike, at: epoch, clock: clock) }
+            }
+            epoch += 1
+            runsFound = 0
+        }
+
+        /// The calling thread's front for `cache`, made (empty) if it has none.
+        static func current(for cache: GlyphCache) -> Front {
+            CacheFronts.current(for: cache.serial, in: slot, kept: frontsKept)
+        }
+
+        fileprivate static let slot = ThreadSpecific<CacheFronts<Front>>()
+    }
+
+    /// The calling thread's front of this cache (for tests).
+    var currentFront: Front { Front.current(for: self) }
 }

@@ -230,7 +230,7 @@ final class ShapeCache: Sendable {
     /// Not `Sendable`: each belongs to one thread, reached only through `current(for:)`; so its
     /// properties skip the runtime's exclusivity checks (`@exclusivity(unchecked)`: no method
     /// changes one while another access to it is under way).
-    final class Front {
+    final class Front: CacheFront {
         /// Uses gathered before they are reported under the lock.
         static let reportedUses = 64
         /// Caches (fonts) a thread keeps fronts for, the most recently used first; the others
@@ -248,7 +248,10 @@ final class ShapeCache: Sendable {
         /// Texts held.
         var count: Int { table.count }
 
-        private init(cache: UInt64) { self.cache = cache }
+        init(cache: UInt64) { self.cache = cache }
+
+        /// Never: the glyph arrays it hands out are values, which hold their buffers.
+        var isInUse: Bool { false }
 
         /// Open addressing as the cache's own (`State`), and each text's slot in the cache.
         struct Table {
@@ -351,31 +354,10 @@ final class ShapeCache: Sendable {
 
         /// The calling thread's front for `cache`, made (empty) if it has none.
         static func current(for cache: ShapeCache) -> Front {
-            let thread: Fronts
-            if let fronts = slot.value {
-                thread = fronts
-            } else {
-                thread = Fronts()
-                slot.set(thread)
-            }
-            if let first = thread.fronts.first, first.cache == cache.serial { return first }
-            if let index = thread.fronts.firstIndex(where: { $0.cache == cache.serial }) {
-                let front = thread.fronts.remove(at: index)
-                thread.fronts.insert(front, at: 0)
-                return front
-            }
-            let front = Front(cache: cache.serial)
-            thread.fronts.insert(front, at: 0)
-            if thread.fronts.count > frontsKept { thread.fronts.removeLast() }
-            return front
+            CacheFronts.current(for: cache.serial, in: slot, kept: frontsKept)
         }
 
-        /// A thread's fronts (`current(for:)`).
-        private final class Fronts {
-            @exclusivity(unchecked) var fronts: [Front] = []
-        }
-
-        private static let slot = ThreadSpecific<Fronts>()
+        private static let slot = ThreadSpecific<CacheFronts<Front>>()
 
         /// Emptied unless what it holds was found at `generation` (the cache's now).
         func catchUp(with generation: UInt64) {

@@ -192,4 +192,89 @@ import Testing
             }
         }
     }
+
+    /// Looks `requests` up in a reading of `cache` and returns each glyph's coverage bytes and
+    /// placement, copied out while the reading lasts.
+    private func looked(_ cache: GlyphCache, _ font: Font, _ requests: [GlyphCache.Request]) -> [[UInt8]] {
+        cache.reading { reading in
+            var coverage: [GlyphCache.Coverage] = []
+            reading.look(font: font, for: requests, into: &coverage)
+            return coverage.map { c in
+                let b = c.blit
+                let bytes = b.coverage.map { Array(UnsafeBufferPointer(start: $0, count: Int(b.stride) * Int(b.height))) } ?? []
+                return [UInt8(truncatingIfNeeded: b.x), UInt8(truncatingIfNeeded: b.y), UInt8(b.width), UInt8(b.height)] + bytes
+            }
+        }
+    }
+
+    /// A run the thread has looked up once is found in its front again: the same coverage,
+    /// placed at the new origins, even after the cache itself has let every one of its glyphs
+    /// go; and such a reading takes no part in the cache's retiring (it never counted).
+    @Test func aThreadsFrontServesItsGlyphsAfterTheCacheLetThemGo() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let glyphs = Array(Set(font.shape("abcdefghijklmnopqrstuvwxyz").map(\.id))).sorted()
+        let cache = GlyphCache(capacity: 15_000)
+        let reference = GlyphCache(capacity: 1 << 24)
+        let run = glyphs.prefix(3).enumerated().map { i, glyph in
+            GlyphCache.Request(glyph: glyph, scale: 0.03, phaseX: i, phaseY: 2, x: Int32(10 * i), y: 4)
+        }
+        let first = looked(cache, font, run)
+        #expect(cache.currentFront.held == 3)
+        // Every other glyph, at another phase, through the cache's own lookup: the run's go.
+        for glyph in glyphs { _ = cache.coverage(font: font, glyph: glyph, scale: 0.03, phaseX: 7, phaseY: 7) }
+        #expect(cache.count < glyphs.count, "the capacity should have forced an eviction")
+        let moved = run.map { var r = $0; r.x += 100; r.y += 50; return r }
+        let again = looked(cache, font, moved)
+        let expected = looked(reference, font, moved)
+        #expect(again == expected)
+        #expect(zip(first, again).allSatisfy { $0.dropFirst(4) == $1.dropFirst(4) }, "the same coverage, moved")
+        #expect(cache.retiredCount == 0)
+    }
+
+    /// A front past its capacity is emptied when its thread's next reading begins (never in
+    /// the middle of one, whose coverage it holds), then fills again.
+    @Test func aFrontPastItsCapacityIsEmptiedAtTheNextReading() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let glyphs = Array(Set(font.shape("abcdefghijklmnopqrstuvwxyz").map(\.id))).sorted()
+        let cache = GlyphCache(capacity: 40_000)
+        cache.reading { reading in
+            var coverage: [GlyphCache.Coverage] = []
+            for glyph in glyphs {
+                reading.look(font: font, for: [GlyphCache.Request(glyph: glyph, scale: 0.05, phaseX: 0, phaseY: 0)], into: &coverage)
+            }
+            #expect(cache.currentFront.bytes > cache.frontCapacity, "the glyphs should have outgrown the front")
+            #expect(cache.currentFront.held == glyphs.count, "a reading under way keeps every glyph it found")
+        }
+        _ = looked(cache, font, [GlyphCache.Request(glyph: glyphs[0], scale: 0.05, phaseX: 1, phaseY: 0)])
+        #expect(cache.currentFront.held == 1)
+        #expect(cache.currentFront.bytes <= cache.frontCapacity)
+    }
+
+    /// Glyphs found in a thread's front are reported to the cache as used, so the cache keeps
+    /// them while it evicts glyphs asked for only once (before the last report): the same entry
+    /// is still held after several evictions. (Unreported, it is the least recently used.)
+    @Test func glyphsFoundInAFrontStayRecentInTheCache() throws {
+        let font = try Font.named(Font.defaultFamily)
+        let glyphs = Array(Set(font.shape("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ").map(\.id))).sorted()
+        let cache = GlyphCache(capacity: 30_000)
+        let kept = try #require(cache.coverage(font: font, glyph: glyphs[0], scale: 0.03, phaseX: 0, phaseY: 0))
+        let request = GlyphCache.Request(glyph: glyphs[0], scale: 0.03, phaseX: 0, phaseY: 0)
+        _ = looked(cache, font, [request])
+        for round in 0..<3 {
+            // Glyphs asked for once, through the cache's own lookup, until it evicts; between
+            // any two, the kept glyph is found in the front until its uses are reported.
+            var evicted = false, count = cache.count
+            for (i, glyph) in glyphs.dropFirst().enumerated() {
+                for _ in 0..<GlyphCache.Front.reportedRuns { _ = looked(cache, font, [request]) }
+                _ = cache.coverage(font: font, glyph: glyph, scale: 0.03, phaseX: i % 8, phaseY: 1 + round)
+                if cache.count < count {
+                    evicted = true
+                    break
+                }
+                count = cache.count
+            }
+            #expect(evicted, "round \(round): the capacity should have forced an eviction")
+            #expect(cache.coverage(font: font, glyph: glyphs[0], scale: 0.03, phaseX: 0, phaseY: 0) === kept, "round \(round)")
+        }
+    }
 }
