@@ -424,6 +424,23 @@ final class GlyphCache: Sendable {
         began.pointee = s.generation
     }
 
+    /// Calls `body` with each stretch of `requests` of one scale (a run's, usually all: its
+    /// glyphs are looked up in one strike) and that strike's key in the font with serial `font`,
+    /// in order, while it returns true; whether it always did.
+    @inline(__always) @discardableResult
+    fileprivate static func forEachStrike(of requests: UnsafeBufferPointer<Request>, font: UInt32,
+                                          _ body: (Range<Int>, StrikeKey) -> Bool) -> Bool {
+        var i = 0
+        while i < requests.count {
+            let scale = requests[i].scale
+            var end = i + 1
+            while end < requests.count, requests[end].scale == scale { end += 1 }
+            guard body(i..<end, StrikeKey(font: font, scale: Double(scale).bitPattern)) else { return false }
+            i = end
+        }
+        return true
+    }
+
     /// `Reading.look(font:for:into:)`.
     private func look(font: Font, for requests: UnsafeBufferPointer<Request>, into coverage: inout [Coverage],
                       front: Front, began: UnsafeMutablePointer<UInt64?>) {
@@ -446,34 +463,23 @@ final class GlyphCache: Sendable {
                 state.withLock(tryingFirst: Self.lockAttempts) { s in
                     Self.countReading(began, in: &s)
                     front.report(to: &s)
-                    var i = 0
-                    while i < requests.count {
-                        // Requests of one scale (a run's, usually all) are looked up in one strike.
-                        let scale = requests[i].scale
-                        var end = i + 1
-                        while end < requests.count, requests[end].scale == scale { end += 1 }
-                        let key = StrikeKey(font: fontSerial, scale: Double(scale).bitPattern)
-                        if let strike = s.strikeIndex(key) {
-                            s.clock += 1
-                            let clock = s.clock
-                            let first = missing.count
-                            s.withStrike(at: strike) { $0.lookUp(requests, i..<end, clock: clock, into: coverage, missing: &missing) }
-                            // The front learns the glyphs found (those missing are learnt as made).
-                            var next = first
-                            for k in i..<end {
-                                if next < missing.count, missing[next] == k {
-                                    next += 1
-                                    continue
-                                }
-                                guard let number = Self.number(glyph: requests[k].glyph, phaseX: requests[k].phaseX,
-                                                               phaseY: requests[k].phaseY) else { continue }
-                                let (index, found) = s.strikes.values[strike].find(number)
-                                if found { front.learn(key, number, s.strikes.values[strike].slots[index]) }
-                            }
-                        } else {
-                            missing.append(contentsOf: i..<end)
+                    Self.forEachStrike(of: requests, font: fontSerial) { run, key in
+                        guard let strike = s.strikeIndex(key) else {
+                            missing.append(contentsOf: run)
+                            return true
                         }
-                        i = end
+                        s.clock += 1
+                        let clock = s.clock
+                        s.withStrike(at: strike) { $0.lookUp(requests, run, clock: clock, into: coverage, missing: &missing) }
+                        // The front learns the glyphs found (those missing, not in the strike, are
+                        // learnt as made).
+                        for k in run {
+                            guard let number = Self.number(glyph: requests[k].glyph, phaseX: requests[k].phaseX,
+                                                           phaseY: requests[k].phaseY) else { continue }
+                            let (index, found) = s.strikes.values[strike].find(number)
+                            if found { front.learn(key, number, s.strikes.values[strike].slots[index]) }
+                        }
+                        return true
                     }
                 }
             }
@@ -645,18 +651,13 @@ extension GlyphCache {
         func look(font: UInt32, for requests: UnsafeBufferPointer<Request>, into coverage: UnsafeMutableBufferPointer<Coverage>) -> Bool {
             guard !strikes.isEmpty else { return false }
             var missing: [Int] = []
-            var i = 0
-            while i < requests.count {
-                let scale = requests[i].scale
-                var end = i + 1
-                while end < requests.count, requests[end].scale == scale { end += 1 }
-                guard let index = strike(StrikeKey(font: font, scale: Double(scale).bitPattern)) else { return false }
-                strikes[index].strike.lookUp(requests, i..<end, clock: epoch, into: coverage, missing: &missing)
-                guard missing.isEmpty else { return false }
-                i = end
+            let found = GlyphCache.forEachStrike(of: requests, font: font) { run, key in
+                guard let index = strike(key) else { return false }
+                strikes[index].strike.lookUp(requests, run, clock: epoch, into: coverage, missing: &missing)
+                return missing.isEmpty
             }
-            runsFound += 1
-            return true
+            if found { runsFound += 1 }
+            return found
         }
 
         /// Holds the glyph in `slot`, of the strike `key`, numbered `number`.
