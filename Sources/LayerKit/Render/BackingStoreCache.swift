@@ -59,26 +59,46 @@ final class BackingStoreCache {
 
     /// A queued drawing of a store's pixels.
     struct Job {
+        /// What draws a job's surface.
+        enum Drawing {
+            /// Whatever a closure draws.
+            case closure(() -> Void)
+            /// The coverage of content over `area` at `scale` (`ContentRasterizer.drawCoverage`):
+            /// a line of text, redrawn every frame of a text board. Held as a value, where a
+            /// closure was allocated by the thread updating the frame and freed by the helper
+            /// that drew it, a line a frame, which cost both threads' allocators more on two
+            /// cores than on one.
+            case coverage(ContentDescription, area: CGRect, scale: CGFloat, into: AlphaMask)
+        }
+
         let level: Int
         let surface: any StoreSurface
         /// Whether the surface holds earlier pixels, cleared before it is drawn (a store redrawn
         /// in place).
         let clears: Bool
-        private let drawing: () -> Void
+        private let drawing: Drawing
 
         /// A drawing of `surface` made by `draw`, at `level`; `clears`: the surface is cleared
         /// first.
         init(level: Int, surface: any StoreSurface, clears: Bool = false, draw: @escaping () -> Void) {
+            self.init(level: level, surface: surface, clears: clears, drawing: .closure(draw))
+        }
+
+        /// A drawing of `surface` by `drawing`, at `level`; `clears`: the surface is cleared first.
+        init(level: Int, surface: any StoreSurface, clears: Bool = false, drawing: Drawing) {
             self.level = level
             self.surface = surface
             self.clears = clears
-            drawing = draw
+            self.drawing = drawing
         }
 
         /// Draws the surface's pixels (cleared first when `clears`).
         func draw() {
             if clears { surface.clearPixels() }
-            drawing()
+            switch drawing {
+            case let .closure(draw): draw()
+            case let .coverage(content, area, scale, mask): ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask)
+            }
         }
     }
 
@@ -123,17 +143,17 @@ final class BackingStoreCache {
     func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: Fingerprint, width: Int, height: Int, level: Int,
                                 as type: S.Type, draw: @escaping (S) -> Void) -> Entry? {
         store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, as: type,
-              drawing: { surface in { draw(surface) } })
+              job: { surface in .closure { draw(surface) } })
     }
 
-    /// `store(for:…as:draw:)` for a drawing made for the surface it draws: `drawing` is called
+    /// `store(for:…as:draw:)` for a drawing made for the surface it draws: `job` is called
     /// (at once, at most once) only when the store must be drawn, with its surface, and returns
     /// what draws it in the content pass. A store redrawn every frame (a line of text) then
-    /// queues one closure, which holds the surface and what it draws, instead of its drawing
-    /// wrapped in another that applies it to the surface (two allocations, and their captures
-    /// retained and released).
+    /// queues what draws it as a value holding the surface (`Job.Drawing.coverage`), instead
+    /// of its drawing wrapped in a closure that applies it to the surface (an allocation, and
+    /// its captures retained and released).
     func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: consuming Fingerprint, width: Int, height: Int, level: Int,
-                                as type: S.Type, drawing: (S) -> () -> Void) -> Entry? {
+                                as type: S.Type, job drawing: (S) -> Job.Drawing) -> Entry? {
         // Found once (a key is hashed once per store asked for), and changed where it is held.
         let slot = entries[key]
         var old: S?
@@ -169,7 +189,7 @@ final class BackingStoreCache {
         } else {
             entries[key] = Slot(fingerprint: consume fingerprint, entry: entry)
         }
-        let job = Job(level: level, surface: surface, clears: reused, draw: drawing(surface))
+        let job = Job(level: level, surface: surface, clears: reused, drawing: drawing(surface))
         if !reused { pendingLevels[ObjectIdentifier(surface)] = level }
         if let contentPass { contentPass.submit(job) } else { jobs.append(job) }
         return entry

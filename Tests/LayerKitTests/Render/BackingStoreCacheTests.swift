@@ -9,7 +9,7 @@ import Testing
         .shadow(radius: 1, source: source, area: CGRect(x: 0, y: 0, width: 6, height: 5), scale: 1)
     }
 
-    /// A drawing made for its surface (`drawing:`) is asked for only when the store must be
+    /// A drawing made for its surface (`job:`) is asked for only when the store must be
     /// drawn, and a store redrawn in place is cleared first: a drawing that draws nothing
     /// leaves no pixel of the last one.
     @Test func aStoreRedrawnInPlaceIsClearedBeforeItIsDrawn() throws {
@@ -17,9 +17,9 @@ import Testing
         let key = PaintItem.Key(layer: LayerID.next(), part: .content)
         var drawingsMade = 0
         let first = try #require(cache.store(for: key, fingerprint: Self.fingerprint(1), width: 6, height: 5, level: 0,
-                                             as: Bitmap.self, drawing: { bitmap in
+                                             as: Bitmap.self, job: { bitmap in
             drawingsMade += 1
-            return { bitmap.fill(PixelRect(x: 0, y: 0, width: 6, height: 5), premultiplied: 0xFF80_4020, operator: .source) }
+            return .closure { bitmap.fill(PixelRect(x: 0, y: 0, width: 6, height: 5), premultiplied: 0xFF80_4020, operator: .source) }
         }))
         let firstJobs = cache.takeJobs()
         #expect(firstJobs.count == 1 && !firstJobs[0].clears)
@@ -28,18 +28,18 @@ import Testing
 
         // The same fingerprint: the store as it is, nothing asked for or queued.
         let same = cache.store(for: key, fingerprint: Self.fingerprint(1), width: 6, height: 5, level: 0, as: Bitmap.self,
-                               drawing: { _ in
+                               job: { _ in
             Issue.record("a store held with its fingerprint was drawn again")
-            return {}
+            return .closure {}
         })
         #expect(same?.generation == first.generation)
         #expect(cache.takeJobs().isEmpty)
 
         // A new fingerprint, the same size: the same bitmap, new pixels, cleared first.
         let redrawn = try #require(cache.store(for: key, fingerprint: Self.fingerprint(2), width: 6, height: 5, level: 0,
-                                               as: Bitmap.self, drawing: { _ in
+                                               as: Bitmap.self, job: { _ in
             drawingsMade += 1
-            return {}
+            return .closure {}
         }))
         #expect(redrawn.surface === first.surface)
         #expect(redrawn.generation != first.generation)
@@ -56,12 +56,43 @@ import Testing
         let cache = BackingStoreCache()
         let key = PaintItem.Key(layer: LayerID.next(), part: .content)
         let first = try #require(cache.store(for: key, fingerprint: Self.fingerprint(1), width: 6, height: 5, level: 0,
-                                             as: AlphaMask.self, drawing: { _ in {} }))
+                                             as: AlphaMask.self, job: { _ in .closure {} }))
         ContentPass.run(cache.takeJobs())
         let resized = try #require(cache.store(for: key, fingerprint: Self.fingerprint(2), width: 7, height: 5, level: 0,
-                                               as: AlphaMask.self, drawing: { _ in {} }))
+                                               as: AlphaMask.self, job: { _ in .closure {} }))
         #expect(resized.surface !== first.surface)
         let jobs = cache.takeJobs()
         #expect(jobs.count == 1 && !jobs[0].clears)
+    }
+
+    /// A coverage store queued as a value (`Job.Drawing.coverage`, a line of text) draws what
+    /// `ContentRasterizer.drawCoverage` draws, and, redrawn in place under a new string, keeps
+    /// nothing of the last one.
+    @Test func aCoverageJobDrawsTheContentsCoverageAndIsClearedWhenRedrawn() throws {
+        func line(_ string: String) -> ContentDescription {
+            let text = TextDescription(text: .string(string), font: Font.defaultFamily, fontSize: 14, color: .white,
+                                       alignment: .natural, wrapped: false, truncation: .none)
+            return ContentDescription(bounds: CGRect(x: 0, y: 0, width: 80, height: 20), backgroundColor: nil, cornerRadius: 0,
+                                      maskedCorners: [], contents: nil, drawn: nil, shape: nil, text: text, gradient: nil,
+                                      version: 1)
+        }
+        let area = CGRect(x: 0, y: 0, width: 80, height: 20), scale: CGFloat = 1.5
+        let (width, height) = ContentRasterizer.storeSize(area: area, scale: scale)
+        let cache = BackingStoreCache()
+        let key = PaintItem.Key(layer: LayerID.next(), part: .content)
+        for (generation, string) in ["12:34:56", "7"].enumerated() {
+            let content = line(string)
+            let entry = try #require(cache.store(for: key, fingerprint: .content(content, area: area, scale: scale), width: width,
+                                                 height: height, level: 0, as: AlphaMask.self,
+                                                 job: { .coverage(content, area: area, scale: scale, into: $0) }))
+            let jobs = cache.takeJobs()
+            #expect(jobs.count == 1 && jobs[0].clears == (generation > 0))
+            ContentPass.run(jobs)
+            let expected = try AlphaMask(width: width, height: height)
+            ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: expected)
+            let drawn = try #require(entry.surface as? AlphaMask)
+            #expect(CoverageStoreTests.bytes(of: drawn) == CoverageStoreTests.bytes(of: expected))
+            #expect(CoverageStoreTests.bytes(of: expected).contains { $0 != 0 })
+        }
     }
 }
