@@ -334,17 +334,23 @@ private struct Walk {
             for index in object.animatedChildren where !listed.contains(index) { targets.append(index) }
         }
         if maskChanged, object.mask == nil { return false }
-        // Present and check them all before touching anything.
+        // Children whose content alone changed are brought up to date as they are found, so that
+        // their stores are queued (and helper threads start drawing them) while the rest are
+        // presented: a text board's first line was queued only once all its lines had been
+        // presented and checked. Should a later child send the object back to be rebuilt
+        // (`return false`), that is still right: the rebuild asks the store cache for the same
+        // fingerprints, so nothing is queued twice, and the damage the refreshes added is the
+        // damage their lines make. The other children are presented and checked before any is
+        // visited.
         let space = model.sublayerSpaceTransform
         var visits: [(index: Int, sublayer: Sublayer)] = []
-        var contentRefreshes: [Int] = []
-        contentRefreshes.reserveCapacity(targets.count)
+        let refreshPosition = object.kind == .group ? nil : position
         for index in targets {
             let child = object.children[index], layer = child.model
             let t = layer.localTime(fromParent: time)
             let p = present(layer, at: t)
             if refreshesContentOnly(child, presented: p) {
-                contentRefreshes.append(index)
+                refreshContent(of: child, slot: index, under: refreshPosition)
                 continue
             }
             guard p.zPosition == child.zPosition, !p.isHidden, p.opacity > 0 else { return false }
@@ -352,9 +358,6 @@ private struct Walk {
                                            instance: child.key.instance, tint: child.inputs.tint, copies: child.inputs.copies)))
         }
         tree.countVisit()
-        for index in contentRefreshes {
-            refreshContent(of: object.children[index], slot: index, under: object.kind == .group ? nil : position)
-        }
         for (index, sublayer) in visits {
             let old = object.children[index]
             let inputs = childInputs(sublayer, object.childPlacement)
