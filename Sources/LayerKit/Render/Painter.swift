@@ -50,19 +50,43 @@ enum Painter {
         return true
     }
 
-    /// Paints on `threads` threads: the calling thread and `crew`'s helpers when it has
-    /// `threads - 1`, else threads of the dispatch pool.
-    static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, base: Base, threads: Int,
-                      crew: Crew? = nil) {
-        guard !damage.isEmpty else { return }
-        let pairs = samplesPairs(items)
-        let lastOnBase = lastKernelOffsetCoverage(items)
+    /// What painting a frame's items over its damage on some threads is worked out from before
+    /// a pixel is painted: whether turned coverage samples vertical pairs, the last coverage
+    /// item at a whole-pixel offset, and the bands. It reads the items' places and sizes, never
+    /// their stores' pixels, so the renderer makes it while helpers still draw the frame's
+    /// stores (`plan(_:damage:threads:)`): on two cores the bands were cut on the frame's thread
+    /// after the stores, with the helper waiting.
+    struct Plan {
+        let pairs: Bool
+        let lastOnBase: Int?
+        /// The bands' rows, from the top (none or one: painted on the calling thread).
+        let bands: [Range<Int>]
+        /// The damage's pixel count and extents, which the plan was made for.
+        let damageArea: Int
+        let damageExtents: PixelRect
+    }
+
+    /// How `paint` paints `items` over `damage` on `threads` threads.
+    static func plan(_ items: [PaintItem], damage: Region, threads: Int) -> Plan {
         let extents = damage.extents
         // Bands of about even estimated cost at first, then shrinking, taken in turn by whichever
         // thread is free: the cost of a frame is seldom even across its rows (a turning card is
         // all in the upper half), and its estimate is rough.
         let parallel = threads > 1 && damage.area >= parallelDamageThreshold
         let bands = parallel && extents.height >= 2 * minimumBandHeight ? bands(items, damage: damage, threads: threads) : []
+        return Plan(pairs: samplesPairs(items), lastOnBase: lastKernelOffsetCoverage(items), bands: bands,
+                    damageArea: damage.area, damageExtents: extents)
+    }
+
+    /// Paints on `threads` threads: the calling thread and `crew`'s helpers when it has
+    /// `threads - 1`, else threads of the dispatch pool. `plan`, when given, is what
+    /// `plan(_:damage:threads:)` made of these items, damage and threads.
+    static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, base: Base, threads: Int,
+                      crew: Crew? = nil, plan: Plan? = nil) {
+        guard !damage.isEmpty else { return }
+        let plan = plan ?? Self.plan(items, damage: damage, threads: threads)
+        assert(plan.damageArea == damage.area && plan.damageExtents == damage.extents, "a plan made for other damage")
+        let (pairs, lastOnBase, bands) = (plan.pairs, plan.lastOnBase, plan.bands)
         if bands.count <= 1 {
             paintBand(items, into: target, rows: 0..<target.height, damage: damage, base: base, pairs: pairs, lastOnBase: lastOnBase)
             return

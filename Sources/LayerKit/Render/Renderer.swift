@@ -45,6 +45,8 @@ public final class Renderer {
     private var lastTarget: (serial: UInt64, width: Int, height: Int)?
     /// Damage left unpainted by a frame drawn with a region of interest.
     private var pendingDamage = Region()
+    /// Frames whose painting was planned while helpers drew their stores (for tests).
+    private(set) var paintsPlannedAhead = 0
     /// Layers visited by earlier trees (see `visitCount`).
     private var retiredVisits = 0
     /// Trees replaced this frame, released after the new one is built.
@@ -137,6 +139,12 @@ public final class Renderer {
         // (they hold the stores and never read their pixels), instead of leaving the helpers
         // idle after the stores; should nothing be painted, they are let go.
         let gathered = pass.drawsAhead ? paintItems(of: tree, key: key, firstChange: frame.firstChange) : nil
+        // With every pixel to paint (the first frame into the bitmap, or after `invalidate()`),
+        // the damage is known already, and so is how to paint it: worked out now too.
+        let plan = gathered.flatMap { gathered in
+            sameTarget || regionOfInterest != nil ? nil : Painter.plan(gathered.items, damage: Region(bitmap.bounds), threads: threadCount)
+        }
+        if plan != nil { paintsPlannedAhead += 1 }
         cache.finish(pass)
         frame.resolveInkedDamage()
 
@@ -152,7 +160,7 @@ public final class Renderer {
             var items = gatheredItems
             Painter.paint(items, into: bitmap, damage: damage,
                           base: picture?.base ?? .solid(backgroundColor.premultipliedARGB32), threads: threadCount,
-                          crew: crew)
+                          crew: crew, plan: plan)
             // Emptied now (the items hold stores and masks, which the buffer must not keep), and
             // kept only while the frames fill a fair share of it.
             if items.capacity <= max(1024, 4 * items.count) {
