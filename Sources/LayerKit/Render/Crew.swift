@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -310,14 +311,18 @@ private final class Shared: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Whether `happened` became true within `Crew.watchNanoseconds`, looking again and again.
-    /// (Not yielding the core between looks: a watcher that yielded on a busy machine lost its
-    /// core for a whole time slice and came back to work long done. Not watching at all on such
-    /// a machine is the policy's part.)
+    /// Whether `happened` became true within `Crew.watchNanoseconds`, looking again and again,
+    /// the core told between looks that this is a spin (`lk_spin_pause`). (Not yielding the core
+    /// to the kernel between looks: a watcher that yielded on a busy machine lost its core for a
+    /// whole time slice and came back to work long done. Not watching at all on such a machine is
+    /// the policy's part.)
     private static func watch(_ happened: () -> Bool) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + Crew.watchNanoseconds
         while true {
-            for _ in 0..<64 where happened() { return true }
+            for _ in 0..<64 {
+                if happened() { return true }
+                lk_spin_pause()
+            }
             if DispatchTime.now().uptimeNanoseconds >= deadline { return false }
         }
     }
