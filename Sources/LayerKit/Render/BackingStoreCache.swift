@@ -63,12 +63,13 @@ final class BackingStoreCache {
         enum Drawing {
             /// Whatever a closure draws.
             case closure(() -> Void)
-            /// The coverage of content over `area` at `scale` (`ContentRasterizer.drawCoverage`):
-            /// a line of text, redrawn every frame of a text board. Held as a value, where a
-            /// closure was allocated by the thread updating the frame and freed by the helper
-            /// that drew it, a line a frame, which cost both threads' allocators more on two
-            /// cores than on one.
-            case coverage(ContentDescription, area: CGRect, scale: CGFloat, into: AlphaMask)
+            /// The coverage of content over `area` at `scale` (`ContentRasterizer.drawCoverage`),
+            /// drawn into the job's surface, a coverage mask: a line of text, redrawn every frame
+            /// of a text board. Held as a value, where a closure was allocated by the thread
+            /// updating the frame and freed by the helper that drew it, a line a frame, which
+            /// cost both threads' allocators more on two cores than on one. (Not holding the
+            /// mask a second time: `surface` holds it, and every copy of a job retained both.)
+            case coverage(ContentDescription, area: CGRect, scale: CGFloat)
         }
 
         let level: Int
@@ -97,7 +98,9 @@ final class BackingStoreCache {
             if clears { surface.clearPixels() }
             switch drawing {
             case let .closure(draw): draw()
-            case let .coverage(content, area, scale, mask): ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask)
+            case let .coverage(content, area, scale):
+                guard let mask = surface as? AlphaMask else { preconditionFailure("a coverage job for a store of \(type(of: surface))") }
+                ContentRasterizer.drawCoverage(content, area: area, scale: scale, into: mask)
             }
         }
     }
@@ -149,9 +152,9 @@ final class BackingStoreCache {
     /// `store(for:…as:draw:)` for a drawing made for the surface it draws: `job` is called
     /// (at once, at most once) only when the store must be drawn, with its surface, and returns
     /// what draws it in the content pass. A store redrawn every frame (a line of text) then
-    /// queues what draws it as a value holding the surface (`Job.Drawing.coverage`), instead
-    /// of its drawing wrapped in a closure that applies it to the surface (an allocation, and
-    /// its captures retained and released).
+    /// queues what draws it as a value, drawn into the job's surface (`Job.Drawing.coverage`),
+    /// instead of its drawing wrapped in a closure that applies it to the surface (an
+    /// allocation, and its captures retained and released).
     func store<S: StoreSurface>(for key: PaintItem.Key, fingerprint: consuming Fingerprint, width: Int, height: Int, level: Int,
                                 as type: S.Type, job drawing: (S) -> Job.Drawing) -> Entry? {
         // Found once (a key is hashed once per store asked for), and changed where it is held.

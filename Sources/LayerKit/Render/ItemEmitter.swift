@@ -266,7 +266,7 @@ struct ItemEmitter {
                                       size: (width: Int, height: Int), fingerprint: consuming BackingStoreCache.Fingerprint,
                                       cache: BackingStoreCache) -> BackingStoreCache.Entry? {
         cache.store(for: coverageKey(of: id), fingerprint: consume fingerprint, width: size.width, height: size.height, level: 0,
-                    as: AlphaMask.self, job: { mask in .coverage(content, area: area, scale: scale, into: mask) })
+                    as: AlphaMask.self, job: { _ in .coverage(content, area: area, scale: scale) })
     }
 
     /// What `redrawSoleCoverage` did to an object's item.

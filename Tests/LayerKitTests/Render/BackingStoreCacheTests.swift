@@ -84,7 +84,7 @@ import Testing
             let content = line(string)
             let entry = try #require(cache.store(for: key, fingerprint: .content(content, area: area, scale: scale), width: width,
                                                  height: height, level: 0, as: AlphaMask.self,
-                                                 job: { .coverage(content, area: area, scale: scale, into: $0) }))
+                                                 job: { _ in .coverage(content, area: area, scale: scale) }))
             let jobs = cache.takeJobs()
             #expect(jobs.count == 1 && jobs[0].clears == (generation > 0))
             ContentPass.run(jobs)
