@@ -342,12 +342,20 @@ if options.soak > 0 {
 report.targets = evaluateTargets(report, cores: cores)
 let markdown = renderMarkdown(report, drawers: drawerNames, allCores: allCores, allCoresMemcpy: allCoresMemcpy)
 print(markdown)
+/// Writes a report to `path`: into a temporary file renamed over it when the path is a regular
+/// file or new (an interrupted run leaves the last report whole), else in place. Renamed over
+/// `/dev/null` (a run that wants only the printed table), as root, the device became a file.
+func writeReport(_ data: Data, to path: String) throws {
+    let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+    try data.write(to: URL(fileURLWithPath: path), options: type == nil || type == .typeRegular ? .atomic : [])
+}
+
 do {
-    if let path = options.markdown { try markdown.write(toFile: path, atomically: true, encoding: .utf8) }
+    if let path = options.markdown { try writeReport(Data(markdown.utf8), to: path) }
     if let path = options.json {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(report).write(to: URL(fileURLWithPath: path))
+        try writeReport(encoder.encode(report), to: path)
     }
 } catch {
     progress("CompositorComparison: cannot write the report: \(error)")
