@@ -132,6 +132,24 @@ import Testing
         #expect(Self.inFront(cache, "seven") == Self.glyphs(7))
     }
 
+    /// A text found under the lock again and again (a line with a word twice, a word asked for
+    /// on its own) is held once in the front, long or short.
+    @Test func frontHoldsATextFoundAgainOnce() {
+        let cache = ShapeCache(capacity: 100)
+        let long = String(repeating: "long ", count: 10)
+        Thread.detachNewThreadAndWait {
+            Self.insert(cache, Self.glyphs(1), "twice")
+            Self.insert(cache, Self.glyphs(2), long)
+        }
+        var (short, longer) = ("twice", long)
+        let found = short.withUTF8 { a in longer.withUTF8 { b in cache.glyphs(forUTF8: [a, b, a, b]) } }
+        #expect(found == [Self.glyphs(1), Self.glyphs(2), Self.glyphs(1), Self.glyphs(2)])
+        #expect(Self.find(cache, long) == Self.glyphs(2))
+        #expect(Front.current(for: cache).count == 2)
+        #expect(Self.inFront(cache, "twice") == Self.glyphs(1))
+        #expect(Self.inFront(cache, long) == Self.glyphs(2))
+    }
+
     /// Once the cache drops texts (over capacity), the front gives none of them: after a trim
     /// the front answers as the cache does, for every text.
     @Test func frontForgetsWhatTheCacheDropped() {
