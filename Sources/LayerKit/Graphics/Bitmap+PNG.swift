@@ -59,13 +59,18 @@ extension Bitmap {
         return Data(bytes: buffer, count: size)
     }
 
-    /// Encodes the bitmap as PNG and writes it to `path`, replacing any file there.
+    /// Encodes the bitmap as PNG and writes it to `path`, replacing any file there: whole or not
+    /// at all (through a temporary file renamed over it) when `path` is a file or new; through a
+    /// symbolic link, a pipe or a device (`/dev/stdout`), to what it names.
     ///
     /// - Throws: `PNGError.cannotWrite` naming the path and the system's reason.
     public func writePNG(to path: String) throws(PNGError) {
         let data = try pngData()
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            // Renamed over a link or a device, the temporary file replaced it (and, as root,
+            // `/dev/stdout` became a file), and nothing reached what it named.
+            let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+            try data.write(to: URL(fileURLWithPath: path), options: type == nil || type == .typeRegular ? .atomic : [])
         } catch {
             throw .cannotWrite(path: path, reason: Self.reason(error))
         }

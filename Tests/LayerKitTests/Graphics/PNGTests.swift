@@ -56,6 +56,56 @@ import Testing
         #expect(back.hasSamePixels(as: b))
     }
 
+    /// A folder of its own for a test's files, removed by `body`'s end.
+    private static func inTemporaryFolder(_ body: (String) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("png-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try body(folder)
+    }
+
+    /// Written to a symbolic link, the picture goes to the file it names, and the link stays.
+    /// (Written atomically, a temporary file was renamed over the link: the link was gone and its
+    /// file kept the old picture.)
+    @Test func aPNGWrittenThroughASymbolicLinkReachesItsFile() throws {
+        try Self.inTemporaryFolder { folder in
+            let target = folder + "/target.png", link = folder + "/link.png"
+            try Bitmap(width: 3, height: 2, color: .blue).writePNG(to: target)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let picture = try Bitmap(width: 5, height: 4, color: .red)
+            try picture.writePNG(to: link)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+            #expect(try Bitmap(pngData: Data(contentsOf: URL(fileURLWithPath: target))).hasSamePixels(as: picture))
+        }
+    }
+
+    /// Written to what is not a file (a pipe here; `/dev/stdout` in a shell), the picture goes
+    /// through it and the pipe stays: renamed over it, a temporary file replaced it.
+    @Test func aPNGWrittenToAPipeGoesThroughIt() throws {
+        try Self.inTemporaryFolder { folder in
+            let fifo = folder + "/pipe"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let picture = try Bitmap(width: 6, height: 5, color: .green)
+            // Read on another thread: opening a pipe to write waits for a reader.
+            let received = Locked(Data())
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                var data = Data(), chunk = [UInt8](repeating: 0, count: 4096)
+                let fd = open(fifo, O_RDONLY)
+                while fd >= 0, case let n = read(fd, &chunk, chunk.count), n > 0 { data.append(contentsOf: chunk[..<n]) }
+                if fd >= 0 { close(fd) }
+                received.withLock { $0 = data }
+                done.signal()
+            }
+            try picture.writePNG(to: fifo)
+            // (Bounded: had the pipe been replaced, the reader would wait on it for ever.)
+            #expect(done.wait(timeout: .now() + 30) == .success, "the reader got no end of file")
+            var status = stat()
+            #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+            #expect(try Bitmap(pngData: received.withLock { $0 }).hasSamePixels(as: picture))
+        }
+    }
+
     @Test func opaqueBitmapIsWrittenWithoutAlphaAndReadsBack() throws {
         let b = try Bitmap(width: 9, height: 7, color: try Color(hex: "#336699"))
         b.setPixel(x: 4, y: 3, to: .yellow)
