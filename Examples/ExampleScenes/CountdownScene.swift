@@ -197,14 +197,22 @@ public final class CountdownScene {
 /// The countdown's dial, drawn the way the tutorial draws it in a canvas: a brown rim and a
 /// light paper disc.
 public final class CountdownDial: Layer {
+    /// The rim's stroke width, and the radius of the circle it is stroked on, for a face `size`
+    /// points wide.
+    static func rimWidth(_ size: CGFloat) -> CGFloat { size / 80 }
+    static func rimRadius(_ size: CGFloat) -> CGFloat { size / 2 - rimWidth(size) / 2 - 1 }
+
     public override func draw(in context: GraphicsContext) {
         let size = bounds.width
         let center = CGPoint(x: size / 2, y: size / 2)
         let radius = CountdownMarks.radius(size)
         context.setStrokeColor(.black)
         context.setFillColor(.brown)
-        context.setLineWidth(size / 80)
-        context.addEllipse(in: CGRect(x: center.x - size / 2 + 2, y: center.y - size / 2 + 2, width: size - 4, height: size - 4))
+        // The rim's stroke kept a point inside the bounds, which clip what a layer draws: on a
+        // circle 2 points in, the outer half of a stroke wider than 4 points was cut flat.
+        let rim = CountdownDial.rimRadius(size)
+        context.setLineWidth(CountdownDial.rimWidth(size))
+        context.addEllipse(in: CGRect(x: center.x - rim, y: center.y - rim, width: 2 * rim, height: 2 * rim))
         context.drawPath(using: .fillStroke)
         context.setFillColor(try! Color(hex: "#FFFDF7"))
         context.setLineWidth(size / 200)

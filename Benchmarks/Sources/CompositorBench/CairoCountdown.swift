@@ -87,7 +87,8 @@ final class CairoCountdown {
     /// The rim and the paper disc, centred on the origin.
     private func drawDial(_ cr: OpaquePointer) {
         let size = diameter
-        cairo_arc(cr, 0, 0, size / 2 - 2, 0, 2 * .pi)
+        // The rim's circle as the example's `CountdownDial` strokes it: its stroke a point inside.
+        cairo_arc(cr, 0, 0, size / 2 - size / 160 - 1, 0, 2 * .pi)
         setSource(cr, .brown)
         cairo_fill_preserve(cr)
         cairo_set_line_width(cr, size / 80)

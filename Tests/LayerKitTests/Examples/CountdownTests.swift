@@ -32,6 +32,27 @@ import Testing
         #expect(scene.label.string == "15:00")
     }
 
+    /// The rim is round at every size: its stroke lies inside the dial layer, whose drawing is
+    /// clipped to its bounds (as a CALayer's is). Drawn on a circle 2 points in, its outer half
+    /// (size / 160 points) was cut flat where the circle meets the bounds, at faces over 320
+    /// points: 1080p's face showed four flat spots.
+    @Test(arguments: [300.0, 720, 1200])
+    func theRimIsRoundAtItsTopBottomAndSides(size: Double) throws {
+        let scene = CountdownScene(size: CGSize(width: size, height: size * 1.2), seconds: 15 * 60)
+        let frame = try Renderer(scale: 1, threadCount: 1).render(scene.root)
+        let face = scene.face.frame
+        let (midX, midY) = (Int(face.midX), Int(face.midY))
+        // The pixels the bounds' edges cross at the rim's extremes: the page behind, not the
+        // stroke, which ends a point inside.
+        let edges = [(midX, Int(face.minY)), (midX, Int(face.maxY)), (Int(face.minX), midY), (Int(face.maxX), midY)]
+        for (x, y) in edges {
+            #expect(frame.pixel(x: x, y: y).red > 0.8, "size \(size): (\(x), \(y))")
+        }
+        // …and the stroke is there, just inside.
+        let inside = (1...Int(size / 80 + 4)).contains { isInk(frame, midX, Int(face.minY) + $0, below: 0.2) }
+        #expect(inside, "size \(size)")
+    }
+
     @Test func theHandAndSectorMoveWithTheTimeAndZeroShowsTimeIsOver() {
         let scene = CountdownScene(size: CGSize(width: 300, height: 360), seconds: 90)
         scene.update(elapsed: 30)
