@@ -36,6 +36,13 @@ public final class Bitmap {
     let serial = BitmapSerial.next()
     /// For a view of another bitmap: that bitmap, kept alive; nil when this bitmap owns its pixels.
     private let viewed: Bitmap?
+    /// The one value every pixel has, when the drawing of a backing store found that they all
+    /// have one (`uniformPixel()`); nil when that is not known. Set only by the jobs that draw
+    /// stores, and reset when a store is cleared to be drawn again (`clearPixels()`): a store's
+    /// pixels change in its jobs alone, so the value never outlives the pixels it describes.
+    /// Painting then fills that value rather than reading the store: a layer showing only an
+    /// opaque background color, the whole frame's for a root layer.
+    var knownUniformPixel: UInt32?
 
     /// Creates a bitmap of transparent black pixels.
     ///

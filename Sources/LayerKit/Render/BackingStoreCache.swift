@@ -270,6 +270,22 @@ protocol StoreSurface: AnyObject {
 extension Bitmap: StoreSurface {
     var byteCount: Int { bytesPerRow * height }
 
+    /// The value of every pixel when they are all equal, else nil.
+    func uniformPixel() -> UInt32? {
+        withUnsafePixels { pixels -> UInt32? in
+            guard let first = pixels.first else { return nil }
+            // Or-ing the differences keeps the scan branch-free (and vectorized); rows are
+            // checked one at a time so that a busy bitmap is given up early (a rounded
+            // rectangle's at its first row).
+            for row in 0..<height {
+                var differs: UInt32 = 0
+                for x in (row * width)..<(row * width + width) { differs |= pixels[x] ^ first }
+                if differs != 0 { return nil }
+            }
+            return first
+        }
+    }
+
     /// Zeroes the pixels with pixman's fill, as `clear()` does, without the region and box list
     /// that builds for one rectangle. (Not `memset`: glibc's takes `rep stosb` for a store's
     /// size, which callgrind counts a byte at a time, so instruction counts would stop telling
@@ -277,6 +293,7 @@ extension Bitmap: StoreSurface {
     /// are contiguous (`bytesPerRow` is the width's), so they are filled as one row: pixman's
     /// fill then aligns and finishes once instead of at every row.
     func clearPixels() {
+        knownUniformPixel = nil
         let count = width * height
         if bytesPerRow == width * 4, count <= Int(Int32.max) {
             _ = pixman_fill(pixels, Int32(count), 32, 0, 0, Int32(count), 1, 0)

@@ -172,8 +172,9 @@ private final class Batch: @unchecked Sendable {
 
 /// Jobs handed to the crew's threads.
 ///
-/// `@unchecked Sendable` is safe here: each job writes only its own store's pixels (no two jobs
-/// of a frame share one: the cache never queues a store twice), and reads only immutable render
+/// `@unchecked Sendable` is safe here: each job writes only its own store's pixels and what
+/// it knows of them (`Bitmap.knownUniformPixel`; no two jobs of a frame share a store: the cache
+/// never queues a store twice), and reads only immutable render
 /// descriptions and stores of lower levels, which were finished before this level began (the
 /// crew's join orders them). The thread that queues first-level jobs — updating the frame's
 /// objects — never reads a store's pixels before `finish()` has joined the crew: stores are

@@ -243,7 +243,8 @@ struct ItemEmitter {
         let fingerprint = BackingStoreCache.Fingerprint.content(content, area: area, scale: scale)
         guard let color = content.coverageColor else {
             let size = ContentRasterizer.storeSize(area: area, scale: scale)
-            guard let store = tintedStore(node, .content, fingerprint, width: size.width, height: size.height, level: 0, draw: { store in
+            guard let store = tintedStore(node, .content, fingerprint, width: size.width, height: size.height, level: 0,
+                                          notesUniformPixel: content.mayBeOneColor, draw: { store in
                 ContentRasterizer.drawContent(content, area: area, scale: scale, into: store)
             }) else { return nil }
             return (store, nil, area, scale)
@@ -514,17 +515,26 @@ struct ItemEmitter {
     // MARK: Helpers
 
     /// A cached store, tinted by the node's replicator instance color when it has one.
+    /// `notesUniformPixel`: once drawn, the store is checked for one value in every pixel
+    /// (`Bitmap.knownUniformPixel`), which painting then fills instead of reading the store.
     private mutating func tintedStore(_ node: RenderNode, _ part: PaintItem.Part, _ fingerprint: BackingStoreCache.Fingerprint,
-                                      width: Int, height: Int, level: Int,
+                                      width: Int, height: Int, level: Int, notesUniformPixel: Bool = false,
                                       draw: @escaping (Bitmap) -> Void) -> BackingStoreCache.Entry? {
         let key = node.storeKey(part)
         use(key)
         guard let tint = node.tint else {
-            return cache.store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, draw: draw)
+            guard notesUniformPixel else {
+                return cache.store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, draw: draw)
+            }
+            return cache.store(for: key, fingerprint: fingerprint, width: width, height: height, level: level) { store in
+                draw(store)
+                store.knownUniformPixel = store.uniformPixel()
+            }
         }
         return cache.store(for: key, fingerprint: .tinted(fingerprint, tint), width: width, height: height, level: level) { store in
             draw(store)
             store.multiply(by: tint)
+            if notesUniformPixel { store.knownUniformPixel = store.uniformPixel() }
         }
     }
 

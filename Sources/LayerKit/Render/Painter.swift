@@ -235,17 +235,26 @@ enum Painter {
         guard !area.isEmpty else { return }
         let view = Bitmap(sharingPixelsOf: target)
         let bounds = area.extents
+        // The first item the band reaches, when it fills all of the band's damage with one
+        // opaque value (a root layer's background), hides the base and is the base: the band
+        // starts from that value, filled once, not from the base filled over again.
+        var start = 0, base = base
+        while start < items.count, !items[start].extent.intersects(bounds) { start += 1 }
+        if start < items.count, let (pixel, rect) = opaqueFill(items[start]), rect.intersection(bounds) == bounds {
+            base = .solid(pixel)
+            start += 1
+        }
         var windows: [WindowOnBase] = [], basePixel: UInt32 = 0
         switch base {
         case let .solid(pixel):
             basePixel = pixel
-            if let last = lastOnBase { windows = windowsOnBase(items[...last], bounds: bounds) }
+            if let last = lastOnBase, last >= start { windows = windowsOnBase(items[start...last], bounds: bounds) }
             let unfilled = windows.isEmpty ? area : area.subtracting(Region(windows.map(\.window)))
             view.fill(view.bounds, premultiplied: pixel, operator: .source, clip: unfilled)
         case let .bitmap(picture): view.composite(picture, atX: 0, y: 0, operator: .source, clip: area)
         }
         var next = 0
-        for index in items.indices {
+        for index in start..<items.count {
             // Most items miss a small damage entirely: a rectangle test before any region work.
             // Read in place, before the item is copied: a copy retains its source, and the
             // sources are shared by every band's thread, whose writes to one reference count
@@ -268,6 +277,10 @@ enum Painter {
             case let .bitmap(source):
                 let reach = area.intersection(Region(item.extent))
                 guard !reach.isEmpty else { continue }
+                if let (pixel, rect) = opaqueFill(item) {
+                    view.fill(rect, premultiplied: pixel, operator: .source, clip: reach)
+                    continue
+                }
                 // An item the band's edges cut is composited in pieces, each too small to afford
                 // the kernels' peeling of its clear border (they read at most an eighth of a
                 // composite's pixels): peeled whole when that reads no more texels than the item
@@ -289,6 +302,20 @@ enum Painter {
                                     opacity: item.opacity, pairs: pairs, window: window)
             }
         }
+    }
+
+    /// The one opaque pixel value `item` paints, and the target pixels it paints it on, when
+    /// its source is a bitmap known to hold that value throughout (`Bitmap.knownUniformPixel`),
+    /// placed at a whole-pixel offset at full opacity: compositing it stores that value on those
+    /// pixels (each sample is a texel, and an opaque pixel `over` anything is itself), so it is
+    /// filled instead, without reading the source. Nil for any other item.
+    ///
+    /// Asked only while painting: a store's value is known once it is drawn, and the bands are
+    /// planned while helpers may still draw the stores (`plan(_:damage:threads:)`).
+    static func opaqueFill(_ item: PaintItem) -> (pixel: UInt32, rect: PixelRect)? {
+        guard case let .bitmap(source) = item.source, let pixel = source.knownUniformPixel, pixel >> 24 == 0xFF,
+              item.opacity == 1, case let .integerTranslation(x, y) = item.transform.kind else { return nil }
+        return (pixel, PixelRect(x: x, y: y, width: source.width, height: source.height).intersection(item.extent))
     }
 
     /// A coverage item whose pixels within `window` are all the base when it is painted: placed
@@ -456,12 +483,14 @@ extension Painter {
 /// What every band of one frame reads.
 ///
 /// `@unchecked Sendable` is safe here: while its bands are painted the items, their source
-/// bitmaps and masks, the damage region and the base (a color, or the raster cache's picture)
-/// are only read (composites take their own pixman source images; the one thing a band may
-/// write besides its rows is a mask's vertical pairs, made under the mask's own lock), and each
-/// band writes only its own rows of `target` (every composite is clipped to them) through its
-/// own pixman image (`Bitmap(sharingPixelsOf:)`), so no two threads write the same memory or
-/// the same pixman object. Each band is painted once (`Crew.offer`, `concurrentPerform`).
+/// bitmaps and masks (and what is known of their pixels, `Bitmap.knownUniformPixel`, set by
+/// the content pass, which finished before painting began), the damage region and the base (a
+/// color, or the raster cache's picture) are only read (composites take their own pixman
+/// source images; the one thing a band may write besides its rows is a mask's vertical pairs,
+/// made under the mask's own lock), and each band writes only its own rows of `target` (every
+/// composite is clipped to them) through its own pixman image (`Bitmap(sharingPixelsOf:)`), so
+/// no two threads write the same memory or the same pixman object. Each band is painted once
+/// (`Crew.offer`, `concurrentPerform`).
 private final class BandJob: @unchecked Sendable {
     let items: [PaintItem]
     let target: Bitmap

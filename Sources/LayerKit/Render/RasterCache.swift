@@ -32,28 +32,12 @@ final class RasterCache {
         init(boundary: PaintPosition, bitmap: Bitmap, lastUse: UInt64) {
             self.boundary = boundary
             self.bitmap = bitmap
-            self.uniformPixel = RasterCache.uniformPixel(of: bitmap)
+            self.uniformPixel = bitmap.uniformPixel()
             self.lastUse = lastUse
         }
 
         /// What a damaged pixel starts from: a fill for a uniform picture, else a copy of it.
         var base: Painter.Base { uniformPixel.map(Painter.Base.solid) ?? .bitmap(bitmap) }
-    }
-
-    /// The value of every pixel of `bitmap` when they are all equal, else nil.
-    static func uniformPixel(of bitmap: Bitmap) -> UInt32? {
-        bitmap.withUnsafePixels { pixels -> UInt32? in
-            guard let first = pixels.first else { return nil }
-            // Or-ing the differences keeps the scan branch-free (and vectorized); rows are
-            // checked one at a time so that a busy picture is given up early.
-            let width = bitmap.width
-            for row in 0..<bitmap.height {
-                var differs: UInt32 = 0
-                for x in (row * width)..<(row * width + width) { differs |= pixels[x] ^ first }
-                if differs != 0 { return nil }
-            }
-            return first
-        }
     }
 
     private var pictures: [Key: Picture] = [:]

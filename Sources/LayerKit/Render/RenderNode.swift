@@ -92,6 +92,8 @@ final class ContentDescription: Sendable, Equatable {
         if case .some = gradient { hasGradient = true }
         if case .some = contents { hasContents = true }
         let plain = backgroundColor == nil && drawn == nil && !hasGradient
+        mayBeOneColor = backgroundColor.map { $0.alpha >= 1 } ?? false && drawn == nil && !hasGradient && !hasContents &&
+            shape == nil && text == nil
         isContentsOnly = plain && shape == nil && text == nil && contents?.center == CGRect(x: 0, y: 0, width: 1, height: 1)
         // (Asked through optional chaining: binding the text would copy it.)
         if !plain || hasContents || (shape == nil) == (text == nil) {
@@ -100,6 +102,11 @@ final class ContentDescription: Sendable, Equatable {
             coverageColor = shape?.singleColor ?? text?.singleColor
         }
     }
+
+    /// Whether the layer shows only an opaque background color: its store may then be that
+    /// color's pixel throughout (not when rounded corners or a fractional edge shade some), which
+    /// drawing it checks (`Bitmap.knownUniformPixel`).
+    let mayBeOneColor: Bool
 
     /// Whether the layer shows only its contents image, placed without nine-part stretching:
     /// then it is composited straight from the image, resampled once.

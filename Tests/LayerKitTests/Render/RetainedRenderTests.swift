@@ -195,9 +195,9 @@ import Testing
             #expect(renderer.rasterCacheUniformPictures == 1)
         }
         let uniform = try Bitmap(width: 7, height: 5, color: Color(red: 0.2, green: 0.4, blue: 0.6))
-        #expect(RasterCache.uniformPixel(of: uniform) == uniform.premultipliedPixel(x: 0, y: 0))
+        #expect(uniform.uniformPixel() == uniform.premultipliedPixel(x: 0, y: 0))
         uniform.fill(PixelRect(x: 6, y: 4, width: 1, height: 1), with: .white, operator: .source)
-        #expect(RasterCache.uniformPixel(of: uniform) == nil)
+        #expect(uniform.uniformPixel() == nil)
     }
 
     /// Content at rest under a pure translation is drawn at its sub-pixel offset and composited
