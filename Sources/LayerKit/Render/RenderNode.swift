@@ -92,7 +92,7 @@ final class ContentDescription: Sendable, Equatable {
         if case .some = gradient { hasGradient = true }
         if case .some = contents { hasContents = true }
         let plain = backgroundColor == nil && drawn == nil && !hasGradient
-        mayBeOneColor = backgroundColor.map { $0.alpha >= 1 } ?? false && drawn == nil && !hasGradient && !hasContents &&
+        mayBeOneColor = (backgroundColor.map { $0.alpha >= 1 } ?? false) && drawn == nil && !hasGradient && !hasContents &&
             shape == nil && text == nil
         isContentsOnly = plain && shape == nil && text == nil && contents?.center == CGRect(x: 0, y: 0, width: 1, height: 1)
         // (Asked through optional chaining: binding the text would copy it.)
