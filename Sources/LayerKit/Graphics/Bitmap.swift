@@ -122,6 +122,22 @@ public final class Bitmap {
         return pixels[y * width + x]
     }
 
+    /// The value of every pixel when they are all equal, else nil.
+    func uniformPixel() -> UInt32? {
+        withUnsafePixels { pixels -> UInt32? in
+            guard let first = pixels.first else { return nil }
+            // Or-ing the differences keeps the scan branch-free (and vectorized); rows are
+            // checked one at a time so that a busy bitmap is given up early (a rounded
+            // rectangle's at its first row).
+            for row in 0..<height {
+                var differs: UInt32 = 0
+                for x in (row * width)..<(row * width + width) { differs |= pixels[x] ^ first }
+                if differs != 0 { return nil }
+            }
+            return first
+        }
+    }
+
     /// The color at column `x`, row `y`, un-premultiplied and rounded to 8 bits per channel.
     public func pixel(x: Int, y: Int) -> Color {
         Color(premultipliedARGB32: premultipliedPixel(x: x, y: y))

@@ -36,7 +36,7 @@ enum Kernels {
         /// The pixels of `rect` (within the bitmap, not empty) of `bitmap`: composites into it
         /// write nothing outside the rectangle, whatever their area.
         init(_ bitmap: Bitmap, within rect: PixelRect) {
-            precondition(!rect.isEmpty && rect.intersection(bitmap.bounds) == rect, "\(rect) is not a part of the bitmap")
+            precondition(!rect.isEmpty && bitmap.bounds.contains(rect), "\(rect) is not a part of the bitmap")
             self.init(pixels: bitmap.pixels + rect.y * (bitmap.bytesPerRow / 4) + rect.x, originX: rect.x, originY: rect.y,
                       width: rect.width, height: rect.height, bytesPerRow: bitmap.bytesPerRow)
         }

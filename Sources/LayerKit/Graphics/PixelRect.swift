@@ -68,6 +68,11 @@ public struct PixelRect: Hashable, Sendable {
     /// Whether the pixel at (px, py) lies inside.
     public func contains(x px: Int, y py: Int) -> Bool { px >= minX && px < maxX && py >= minY && py < maxY }
 
+    /// Whether every pixel of `other` lies inside (an empty rectangle lies in any).
+    func contains(_ other: PixelRect) -> Bool {
+        other.isEmpty || other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
+    }
+
     /// The same rectangle as a `CGRect`.
     public var cgRect: CGRect { CGRect(x: x, y: y, width: width, height: height) }
 }

@@ -270,22 +270,6 @@ protocol StoreSurface: AnyObject {
 extension Bitmap: StoreSurface {
     var byteCount: Int { bytesPerRow * height }
 
-    /// The value of every pixel when they are all equal, else nil.
-    func uniformPixel() -> UInt32? {
-        withUnsafePixels { pixels -> UInt32? in
-            guard let first = pixels.first else { return nil }
-            // Or-ing the differences keeps the scan branch-free (and vectorized); rows are
-            // checked one at a time so that a busy bitmap is given up early (a rounded
-            // rectangle's at its first row).
-            for row in 0..<height {
-                var differs: UInt32 = 0
-                for x in (row * width)..<(row * width + width) { differs |= pixels[x] ^ first }
-                if differs != 0 { return nil }
-            }
-            return first
-        }
-    }
-
     /// Zeroes the pixels with pixman's fill, as `clear()` does, without the region and box list
     /// that builds for one rectangle. (Not `memset`: glibc's takes `rep stosb` for a store's
     /// size, which callgrind counts a byte at a time, so instruction counts would stop telling

@@ -522,14 +522,12 @@ struct ItemEmitter {
                                       draw: @escaping (Bitmap) -> Void) -> BackingStoreCache.Entry? {
         let key = node.storeKey(part)
         use(key)
+        let drawn = notesUniformPixel ? { store in
+            draw(store)
+            store.knownUniformPixel = store.uniformPixel()
+        } : draw
         guard let tint = node.tint else {
-            guard notesUniformPixel else {
-                return cache.store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, draw: draw)
-            }
-            return cache.store(for: key, fingerprint: fingerprint, width: width, height: height, level: level) { store in
-                draw(store)
-                store.knownUniformPixel = store.uniformPixel()
-            }
+            return cache.store(for: key, fingerprint: fingerprint, width: width, height: height, level: level, draw: drawn)
         }
         return cache.store(for: key, fingerprint: .tinted(fingerprint, tint), width: width, height: height, level: level) { store in
             draw(store)

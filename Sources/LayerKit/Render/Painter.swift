@@ -240,7 +240,7 @@ enum Painter {
         // starts from that value, filled once, not from the base filled over again.
         var start = 0, base = base
         while start < items.count, !items[start].extent.intersects(bounds) { start += 1 }
-        if start < items.count, let (pixel, rect) = opaqueFill(items[start]), rect.intersection(bounds) == bounds {
+        if start < items.count, let (pixel, rect) = opaqueFill(items[start]), rect.contains(bounds) {
             base = .solid(pixel)
             start += 1
         }

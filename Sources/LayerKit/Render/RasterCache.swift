@@ -88,8 +88,7 @@ final class RasterCache {
         // A bottom that is one opaque value over the whole frame (a plain root's background)
         // needs no picture: painting starts each band from that value anyway (`Painter.paintBand`),
         // and the picture would hold a frame's bytes to say the same.
-        if items.count == 1, let (_, rect) = Painter.opaqueFill(items[0]),
-           rect.intersection(PixelRect(x: 0, y: 0, width: width, height: height)) == PixelRect(x: 0, y: 0, width: width, height: height) {
+        if items.count == 1, let (_, rect) = Painter.opaqueFill(items[0]), rect.contains(PixelRect(x: 0, y: 0, width: width, height: height)) {
             return
         }
         let reusable = pictures[key].map(\.bitmap).flatMap { $0.width == width && $0.height == height ? $0 : nil }

@@ -63,6 +63,15 @@ enum KernelFixtures {
         return m
     }
 
+    /// The damage of a `width`×`height` frame: `count` random rectangles, some reaching past its
+    /// top-left edges.
+    static func damage(width: Int, height: Int, count: ClosedRange<Int>, _ g: inout SeededGenerator) -> Region {
+        Region((0..<Int.random(in: count, using: &g)).map { _ in
+            PixelRect(x: Int.random(in: -5..<width, using: &g), y: Int.random(in: -5..<height, using: &g),
+                      width: Int.random(in: 1...90, using: &g), height: Int.random(in: 1...70, using: &g))
+        })
+    }
+
     /// Up to three random rectangles of a `width`×`height` target, or nil (no clip).
     static func clip(width: Int, height: Int, _ g: inout SeededGenerator) -> Region? {
         guard Bool.random(using: &g) else { return nil }

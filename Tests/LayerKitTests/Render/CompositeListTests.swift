@@ -12,17 +12,7 @@ import LayerKit
             let frame = try renderer.render(root, at: time)
             let composites = renderer.composites(for: root, at: time, width: frame.width, height: frame.height)
             #expect(composites.count > 5)
-            let replay = try Bitmap(width: frame.width, height: frame.height)
-            for composite in composites {
-                if let color = composite.color {
-                    // A shadow: its color through the source's alpha.
-                    try replay.composite(alphaOf: composite.source, color: color, transform: composite.transform,
-                                         filter: composite.filter, clip: Region(composite.extent), opacity: composite.opacity)
-                } else {
-                    try replay.composite(composite.source, transform: composite.transform, filter: composite.filter,
-                                         clip: Region(composite.extent), opacity: composite.opacity)
-                }
-            }
+            let replay = try Bitmap.replaying(composites, width: frame.width, height: frame.height)
             #expect(replay.hasSamePixels(as: frame), "replay differs at t = \(time)")
         }
     }

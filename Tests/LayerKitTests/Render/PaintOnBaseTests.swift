@@ -146,11 +146,7 @@ import Testing
                 }
             }
             let base: UInt32 = [0, 0xFF20_3040, 0x8010_2030, KernelFixtures.pixel(&g)][trial % 4]
-            let damage = trial % 3 == 0 ? Region(bounds)
-                : Region((0..<Int.random(in: 1...6, using: &g)).map { _ in
-                    PixelRect(x: Int.random(in: -5..<width, using: &g), y: Int.random(in: -5..<height, using: &g),
-                              width: Int.random(in: 1...90, using: &g), height: Int.random(in: 1...70, using: &g))
-                })
+            let damage = trial % 3 == 0 ? Region(bounds) : KernelFixtures.damage(width: width, height: height, count: 1...6, &g)
             let before = try KernelFixtures.bitmap(width: width, height: height, &g)
             let fast = try before.copy(), slow = try before.copy()
             let cuts = KernelFixtures.bandEdges(height: height, cuts: 0...3, &g)
