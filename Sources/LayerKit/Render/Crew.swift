@@ -47,7 +47,12 @@ final class Crew {
 
     /// Offers `count` runs of `work`, passing each its index (0 ..< `count`), and returns at once.
     /// Every run happens once, on a helper or in `join()`, runs offered earlier first.
-    func offer(_ count: Int = 1, _ work: @escaping @Sendable (Int) -> Void) {
+    ///
+    /// `afterEarlierRuns` fences the offer: its first run begins only once every run offered
+    /// before it has finished, not merely begun (and the offers after it follow it, in order).
+    /// A frame submitted without waiting leaves its bands to the helpers; the next frame's
+    /// stores, offered while it updates, are fenced behind those bands, which read them.
+    func offer(_ count: Int = 1, afterEarlierRuns fenced: Bool = false, _ work: @escaping @Sendable (Int) -> Void) {
         guard count > 0 else { return }
         if !started && helpers > 0 {
             started = true
@@ -58,7 +63,7 @@ final class Crew {
                 thread.start()
             }
         }
-        shared.offer(Offer(work: work, count: count))
+        shared.offer(Offer(work: work, count: count, fenced: fenced))
     }
 
     /// Does every run offered that no helper has begun, then returns once the helpers' runs have
@@ -138,6 +143,8 @@ struct WatchPolicy: Equatable {
 private struct Offer {
     let work: @Sendable (Int) -> Void
     let count: Int
+    /// Whether its first run waits until every run of earlier offers has finished.
+    var fenced = false
     var next = 0
 }
 
@@ -178,6 +185,8 @@ private final class Shared: @unchecked Sendable {
     private var head = 0
     /// Runs begun by helpers and not finished.
     private var running = 0
+    /// Whether the joining thread runs a run (a fenced offer waits for it too).
+    private var joinerRuns = false
     /// Helpers waiting on the condition for work, and whether the joiner waits on it.
     private var sleepers = 0
     /// `sleepers`, published for `Crew.helpersAwake` (stored under the lock).
@@ -220,11 +229,13 @@ private final class Shared: @unchecked Sendable {
     /// Runs offered and not handed out. Under the lock.
     private var pending: Int { offers[head...].reduce(0) { $0 + $1.count - $1.next } }
 
-    /// The next run not handed out, taken. Under the lock.
+    /// The next run not handed out, taken; nil when none is, or when the next is the first of a
+    /// fenced offer and a run of an earlier one still goes (`fenceHolds`). Under the lock.
     private func take() -> (@Sendable (Int) -> Void, Int)? {
         while head < offers.count {
             let index = offers[head].next
             if index < offers[head].count {
+                if index == 0 && offers[head].fenced && (running > 0 || joinerRuns) { return nil }
                 offers[head].next += 1
                 return (offers[head].work, index)
             }
@@ -233,31 +244,65 @@ private final class Shared: @unchecked Sendable {
         return nil
     }
 
+    /// Whether the next run offered is the first of a fenced offer and waits for a run of an
+    /// earlier one. Under the lock.
+    private var nextRunWaits: Bool { nextOfferIsFenced && (running > 0 || joinerRuns) }
+
+    /// Whether the next run offered is the first of a fenced offer. Under the lock.
+    private var nextOfferIsFenced: Bool {
+        guard let offer = offers[head...].first(where: { $0.next < $0.count }) else { return false }
+        return offer.fenced && offer.next == 0
+    }
+
+    /// Whether runs are offered but the next waits for its fence (a run of an earlier offer
+    /// still goes). Under the lock, after `take()` returned nil.
+    private var fenceHolds: Bool { head < offers.count }
+
+    /// Once the last run of earlier offers has finished, lets helpers waiting at a fence know
+    /// (watchers see `offered` change; sleepers are woken). Under the lock.
+    private func liftFenceIfDue() {
+        guard running == 0, !joinerRuns, nextOfferIsFenced else { return }
+        offered.add(1, ordering: .releasing)
+        if sleepers > 0 { condition.broadcast() }
+    }
+
     func join(switched: Int) {
         condition.lock()
         if sleepers > 0 && pending > 1 { condition.broadcast() }
-        while let (work, index) = take() {
-            condition.unlock()
-            work(index)
-            condition.lock()
+        while true {
+            while let (work, index) = take() {
+                joinerRuns = true
+                condition.unlock()
+                work(index)
+                condition.lock()
+                joinerRuns = false
+                liftFenceIfDue()
+            }
+            guard fenceHolds else { break }
+            waitForHelpersRuns { nextRunWaits }
         }
         offers.removeAll(keepingCapacity: true)
         head = 0
-        if running > 0 {
-            let watch = policy.watches
-            condition.unlock()
-            if watch { _ = Self.watch { self.busy.load(ordering: .acquiring) == 0 } }
-            condition.lock()
-            while running > 0 {
-                joinerSleeps = true
-                condition.wait()
-                joinerSleeps = false
-            }
-        }
+        waitForHelpersRuns { running > 0 }
         policy.record(preempted: preemptions + switched > 0)
         preemptions = 0
         joins += 1
         condition.unlock()
+    }
+
+    /// Returns once no helper runs a run: watching a while (when the policy lets it), then
+    /// asleep on the condition. Under the lock (let go while waiting).
+    private func waitForHelpersRuns(while holds: () -> Bool) {
+        guard holds() else { return }
+        let watch = policy.watches
+        condition.unlock()
+        if watch { _ = Self.watch { self.busy.load(ordering: .acquiring) == 0 } }
+        condition.lock()
+        while holds() {
+            joinerSleeps = true
+            condition.wait()
+            joinerSleeps = false
+        }
     }
 
     func stop() {
@@ -286,6 +331,7 @@ private final class Shared: @unchecked Sendable {
                 running -= 1
                 busy.store(running, ordering: .releasing)
                 if running == 0 && joinerSleeps { condition.broadcast() }
+                liftFenceIfDue()
                 continue
             }
             // Out of work: count this thread's preemptions once a join, then watch or sleep.
@@ -298,7 +344,7 @@ private final class Shared: @unchecked Sendable {
                 counted = round
                 preemptions += switched
             }
-            if more || head < offers.count || stopping { continue }
+            if more || (head < offers.count && !nextRunWaits) || stopping { continue }
             sleepers += 1
             asleep.store(sleepers, ordering: .relaxed)
             condition.wait()

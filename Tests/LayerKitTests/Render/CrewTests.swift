@@ -69,6 +69,36 @@ import Testing
         }
     }
 
+    /// A fenced offer's runs begin only once every run offered before it has finished, whoever
+    /// runs them (helpers alone while the offering thread goes on, or the joining thread too),
+    /// and offers after it follow it; the runs before the fence are not held back by it.
+    @Test(arguments: [1, 3])
+    func aFencedOfferBeginsAfterEveryEarlierRunHasFinished(helpers: Int) {
+        let crew = Crew(helpers: helpers)
+        for round in 0..<60 {
+            let earlier = [1, 3, 8][round % 3]
+            let finished = Locked(0), violations = Locked([String]()), fencedRuns = Locked(0)
+            crew.offer(earlier) { _ in
+                Thread.sleep(forTimeInterval: 0.0002)
+                finished.withLock { $0 += 1 }
+            }
+            crew.offer(4, afterEarlierRuns: true) { index in
+                let done = finished.withLock { $0 }
+                if done != earlier { violations.withLock { $0.append("fenced run \(index) began after \(done) of \(earlier)") } }
+                fencedRuns.withLock { $0 += 1 }
+            }
+            crew.offer { _ in
+                if fencedRuns.withLock({ $0 }) == 0 { violations.withLock { $0.append("a later offer ran before the fenced one") } }
+            }
+            // Some rounds leave the work to the helpers a while, as a frame's thread does while
+            // it updates the next frame; some join at once and take part.
+            if round % 2 == 1 { Thread.sleep(forTimeInterval: 0.001) }
+            crew.join()
+            #expect(violations.withLock { $0 }.isEmpty, "round \(round): \(violations.withLock { $0 })")
+            #expect(fencedRuns.withLock { $0 } == 4 && finished.withLock { $0 } == earlier)
+        }
+    }
+
     /// A renderer's helpers end when it is released, and when its thread count changes (a new
     /// crew of the new count is started by the next frame that needs one).
     @Test func aRenderersHelpersEndWithItOrWithItsThreadCount() throws {
