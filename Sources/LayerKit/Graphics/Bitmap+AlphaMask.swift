@@ -128,6 +128,7 @@ extension Bitmap {
     /// - Throws: as `composite(_:operator:transform:filter:clip:opacity:)`.
     public func composite(alphaOf source: Bitmap, color: Color, transform: Homography = .identity,
                           filter: ImageFilter = .bilinear, clip: Region? = nil, opacity: Double = 1) throws(BitmapError) {
+        checkNotBeingPainted()
         let mask = try AlphaMask(width: source.width, height: source.height)
         source.withUnsafePixels { pixels in
             mask.withUnsafeMutableBytes { bytes in

@@ -10,6 +10,7 @@ extension Bitmap {
 
     /// Combines a solid color into the pixels of `rect` (cut to the bitmap and to `clip`).
     public func fill(_ rect: PixelRect, with color: Color, operator op: CompositeOperator = .over, clip: Region? = nil) {
+        checkNotBeingPainted()
         fill(rect, premultiplied: color.premultipliedARGB32, operator: op, clip: clip)
     }
 
@@ -48,6 +49,8 @@ extension Bitmap {
     ///   - opacity: multiplies the source's alpha (0…1).
     public func composite(_ source: Bitmap, atX x: Int, y: Int, operator op: CompositeOperator = .over,
                           clip: Region? = nil, opacity: Double = 1) {
+        checkNotBeingPainted()
+        source.checkNotBeingPainted()
         let placed = PixelRect(x: x, y: y, width: source.width, height: source.height)
         guard let area = compositeArea(op, sourceExtent: placed, clip: clip, opacity: opacity) else { return }
         let sourceImage = source.makeSourceImage()
@@ -70,6 +73,8 @@ extension Bitmap {
     public func composite(_ source: Bitmap, operator op: CompositeOperator = .over,
                           transform: Homography = .identity, filter: ImageFilter = .bilinear,
                           clip: Region? = nil, opacity: Double = 1) throws(BitmapError) {
+        checkNotBeingPainted()
+        source.checkNotBeingPainted()
         try composite(source, operator: op, transform: transform, filter: filter, clip: clip, opacity: opacity, peelsWhole: false)
     }
 
@@ -235,6 +240,7 @@ extension Bitmap {
 
     /// Multiplies every pixel by a color (a tint): channels by its components, alpha by its alpha.
     public func multiply(by tint: Color) {
+        checkNotBeingPainted()
         let factors = [Color.unit(tint.alpha), Color.unit(tint.red) * Color.unit(tint.alpha),
                        Color.unit(tint.green) * Color.unit(tint.alpha), Color.unit(tint.blue) * Color.unit(tint.alpha)]
         let scale = factors.map { UInt32(($0 * 256).rounded()) }   // 8.8 fixed point, rounded: exact for 0 and 1

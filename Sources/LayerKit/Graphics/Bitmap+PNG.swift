@@ -41,6 +41,7 @@ extension Bitmap {
 
     /// The bitmap encoded as PNG (8-bit RGBA, or RGB when every pixel is opaque).
     public func pngData() throws(PNGError) -> Data {
+        checkNotBeingPainted()
         var buffer: UnsafeMutablePointer<CChar>? = nil
         var size = 0
         guard let stream = open_memstream(&buffer, &size) else {

@@ -12,6 +12,7 @@ extension Bitmap {
     ///   - clip: when given, only these pixels change.
     public func fill(_ path: Path, with color: Color, rule: FillRule = .nonZero,
                      transform: CGAffineTransform = .identity, clip: Region? = nil) {
+        checkNotBeingPainted()
         guard color.alpha > 0 else { return }
         ScanConverter.withConverter { converter in
             converter.addFill(path, transform: transform)
@@ -28,6 +29,7 @@ extension Bitmap {
     /// direction.
     public func stroke(_ path: Path, with color: Color, style: StrokeStyle = StrokeStyle(),
                        transform: CGAffineTransform = .identity, clip: Region? = nil) {
+        checkNotBeingPainted()
         guard color.alpha > 0 else { return }
         ScanConverter.withConverter { converter in
             converter.addStroke(path, style: style, transform: transform)

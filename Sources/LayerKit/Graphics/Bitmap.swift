@@ -43,6 +43,17 @@ public final class Bitmap {
     /// Painting then fills that value rather than reading the store: a layer showing only an
     /// opaque background color, the whole frame's for a root layer.
     var knownUniformPixel: UInt32?
+    /// Whether a renderer submitted a frame into this bitmap and has not been waited for
+    /// (`Renderer.submit`): reading or drawing into it then traps. Set and read by the thread
+    /// that owns the renderer and the bitmap (band views, which the helpers paint through, are
+    /// other objects).
+    var isBeingPainted = false
+
+    /// Traps when a renderer may still be painting this bitmap: a read would see a frame half
+    /// painted, a write would race with the painting.
+    @inline(__always) func checkNotBeingPainted() {
+        precondition(!isBeingPainted, "\(self) is a submitted frame still being painted: call waitUntilPainted() on its renderer before reading or drawing into it")
+    }
 
     /// Creates a bitmap of transparent black pixels.
     ///
@@ -118,6 +129,7 @@ public final class Bitmap {
 
     /// The premultiplied `a8r8g8b8` word at column `x`, row `y`.
     public func premultipliedPixel(x: Int, y: Int) -> UInt32 {
+        checkNotBeingPainted()
         precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) bitmap")
         return pixels[y * width + x]
     }
@@ -145,29 +157,35 @@ public final class Bitmap {
 
     /// Sets one pixel (no blending).
     public func setPixel(x: Int, y: Int, to color: Color) {
+        checkNotBeingPainted()
         precondition(bounds.contains(x: x, y: y), "pixel (\(x), \(y)) is outside the \(width)x\(height) bitmap")
         pixels[y * width + x] = color.premultipliedARGB32
     }
 
     /// Lends the pixel memory, rows top to bottom, `bytesPerRow` apart, for reading.
     public func withUnsafePixels<R>(_ body: (UnsafeBufferPointer<UInt32>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: pixels, count: width * height))
+        checkNotBeingPainted()
+        return try body(UnsafeBufferPointer(start: pixels, count: width * height))
     }
 
     /// Lends the pixel memory for writing; values must stay valid premultiplied pixels
     /// (no channel above alpha).
     public func withUnsafeMutablePixels<R>(_ body: (UnsafeMutableBufferPointer<UInt32>) throws -> R) rethrows -> R {
-        try body(UnsafeMutableBufferPointer(start: pixels, count: width * height))
+        checkNotBeingPainted()
+        return try body(UnsafeMutableBufferPointer(start: pixels, count: width * height))
     }
 
     /// Whether two bitmaps have the same size and the same pixels, bit for bit.
     public func hasSamePixels(as other: Bitmap) -> Bool {
-        width == other.width && height == other.height &&
+        checkNotBeingPainted()
+        other.checkNotBeingPainted()
+        return width == other.width && height == other.height &&
             memcmp(pixels, other.pixels, height * bytesPerRow) == 0
     }
 
     /// An independent copy of the pixels.
     public func copy() throws(BitmapError) -> Bitmap {
+        checkNotBeingPainted()
         let copy = try Bitmap(width: width, height: height)
         memcpy(copy.pixels, pixels, height * bytesPerRow)
         return copy

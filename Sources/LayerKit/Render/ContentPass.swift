@@ -54,10 +54,18 @@ final class ContentPass {
 
     /// A pass drawing on `threads` threads: the calling thread and `crew`'s helpers (a crew of
     /// its own when none is given).
-    init(threads: Int, crew: Crew? = nil) {
+    ///
+    /// `afterPainting`: the crew may still be painting the last frame, whose items read the
+    /// stores this pass redraws; the first batch offered then begins only once every run offered
+    /// before it has finished (the crew's fence), and later batches follow it.
+    init(threads: Int, crew: Crew? = nil, afterPainting: Bool = false) {
         let helpers = max(1, threads) - 1
         self.crew = helpers == 0 ? nil : crew.flatMap { $0.helpers == helpers ? $0 : nil } ?? Crew(helpers: helpers)
+        self.afterPainting = afterPainting
     }
+
+    /// Whether the crew may still paint the last frame when this pass begins.
+    private let afterPainting: Bool
 
     /// Takes a store's drawing as soon as it is queued.
     func submit(_ job: BackingStoreCache.Job) {
@@ -77,8 +85,9 @@ final class ContentPass {
     /// Offers the waiting jobs to `crew` as one batch.
     private func offerWaiting(to crew: Crew) {
         let batch = Batch(waiting)
+        let first = lastBatch == nil
         lastBatch = batch
-        crew.offer(batch.count) { batch.draw($0) }
+        crew.offer(batch.count, afterEarlierRuns: first && afterPainting) { batch.draw($0) }
         waiting.removeAll(keepingCapacity: true)
         waitingPixels = 0
     }

@@ -81,25 +81,32 @@ enum Painter {
     /// Paints on `threads` threads: the calling thread and `crew`'s helpers when it has
     /// `threads - 1`, else threads of the dispatch pool. `plan`, when given, is what
     /// `plan(_:damage:threads:)` made of these items, damage and threads.
+    ///
+    /// With `joining: false` and a crew, the bands are only offered to the crew: they are
+    /// painted by its helpers and by the crew's next `join()`, which must come before anything
+    /// reads the target or writes what the items read. Returns whether bands were left so.
+    @discardableResult
     static func paint(_ items: [PaintItem], into target: Bitmap, damage: Region, base: Base, threads: Int,
-                      crew: Crew? = nil, plan: Plan? = nil) {
-        guard !damage.isEmpty else { return }
+                      crew: Crew? = nil, plan: Plan? = nil, joining: Bool = true) -> Bool {
+        guard !damage.isEmpty else { return false }
         let plan = plan ?? Self.plan(items, damage: damage, threads: threads)
         assert(plan.damageArea == damage.area && plan.damageExtents == damage.extents, "a plan made for other damage")
         let (pairs, lastOnBase, bands) = (plan.pairs, plan.lastOnBase, plan.bands)
         if bands.count <= 1 {
             paintBand(items, into: target, rows: 0..<target.height, damage: damage, base: base, pairs: pairs, lastOnBase: lastOnBase)
-            return
+            return false
         }
         let job = BandJob(items: items, target: target, damage: damage, base: base, pairs: pairs, lastOnBase: lastOnBase,
                           bands: bands)
         let bandCount = bands.count
         if let crew, crew.helpers == threads - 1 {
             crew.offer(bandCount) { job.paint(band: $0) }
+            guard joining else { return true }
             crew.join()
-            return
+            return false
         }
         DispatchQueue.concurrentPerform(iterations: bandCount) { job.paint(band: $0) }
+        return false
     }
 
     /// The rows of `damage` cut into bands for `threads` threads, in order from the top: each band

@@ -73,7 +73,8 @@ final class RasterCache {
 
     /// Called after a frame that changed something: once the bottom of the frame has held for a
     /// few frames, paints a picture of it (or a taller one, when what changes moved up).
-    func frameDidChange(_ key: Key, firstChange: PaintPosition, tree: RenderTree, width: Int, height: Int, threads: Int) {
+    func frameDidChange(_ key: Key, firstChange: PaintPosition, tree: RenderTree, width: Int, height: Int, threads: Int,
+                        reusing: Bool = true) {
         var recent = recentChanges[key, default: []]
         recent.append(firstChange)
         if recent.count > Self.stableFrames { recent.removeFirst(recent.count - Self.stableFrames) }
@@ -91,7 +92,7 @@ final class RasterCache {
         if items.count == 1, let (_, rect) = Painter.opaqueFill(items[0]), rect.contains(PixelRect(x: 0, y: 0, width: width, height: height)) {
             return
         }
-        let reusable = pictures[key].map(\.bitmap).flatMap { $0.width == width && $0.height == height ? $0 : nil }
+        let reusable = !reusing ? nil : pictures[key].map(\.bitmap).flatMap { $0.width == width && $0.height == height ? $0 : nil }
         pictures[key] = nil
         trim(keeping: bytes)
         guard let bitmap = reusable ?? (try? Bitmap(width: width, height: height)) else { return }

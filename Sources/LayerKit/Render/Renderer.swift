@@ -23,7 +23,12 @@ public final class Renderer {
     /// the calling thread.
     public var threadCount: Int {
         // The helper threads of the old count end now, not at the next frame.
-        didSet { if threadCount != oldValue { helpers = nil } }
+        didSet {
+            if threadCount != oldValue {
+                waitUntilPainted()
+                helpers = nil
+            }
+        }
     }
     /// The most bytes kept in pictures of frames' unchanging bottoms (the raster cache; 64 MiB by
     /// default). A picture costs a frame's pixels; 0 turns the cache off (frames are the same
@@ -82,6 +87,8 @@ public final class Renderer {
         self.rasterCache = RasterCache(budget: 64 << 20)
     }
 
+    deinit { waitUntilPainted() }
+
     /// Renders a new frame of `layer`'s bounds (at `scale`) at time `t`.
     ///
     /// The layer is drawn in its own bounds space: its own position and transform place it in
@@ -121,6 +128,72 @@ public final class Renderer {
     @discardableResult
     public func render(_ layer: Layer, at time: TimeInterval = 0, into bitmap: Bitmap,
                        regionOfInterest: Region? = nil) -> Region {
+        let damage = frame(of: layer, at: time, into: bitmap, regionOfInterest: regionOfInterest, leavingPaint: false)
+        waitUntilPainted()
+        return damage
+    }
+
+    /// Renders `layer` at time `t` into `bitmap` as `render(_:at:into:regionOfInterest:)` does,
+    /// but returns once the frame's painting is under way on the renderer's helper threads,
+    /// instead of once it is done: the calling thread can change the tree and submit the next
+    /// frame while this one paints. On two cores, frames submitted back to back overlap one
+    /// frame's painting with the next one's update and stores, where `render` leaves a core idle
+    /// while the tree is changed and updated.
+    ///
+    /// `bitmap` is the renderer's until the frame is painted: call `waitUntilPainted()` before
+    /// reading or drawing into it (reading it before traps, whether or not the painting has
+    /// ended). The next frame this renderer renders, submits or inspects waits for the painting
+    /// itself, as late as it can: after the tree's update, before the first store is redrawn
+    /// (the painting reads the stores). Frames are the same bit for bit as `render`'s. With one
+    /// thread, or damage too small to split, the frame is painted before this returns.
+    ///
+    /// - Returns: the pixels that are being repainted.
+    @discardableResult
+    public func submit(_ layer: Layer, at time: TimeInterval = 0, into bitmap: Bitmap, regionOfInterest: Region? = nil) -> Region {
+        let damage = frame(of: layer, at: time, into: bitmap, regionOfInterest: regionOfInterest, leavingPaint: true)
+        if !damage.isEmpty {
+            bitmap.isBeingPainted = true
+            submitted = bitmap
+        }
+        return damage
+    }
+
+    /// Returns once the last submitted frame is painted: its bitmap may then be read.
+    public func waitUntilPainted() {
+        if let items = painting {
+            painting = nil
+            helpers?.join()
+            recycle(items)
+        }
+        if let submitted {
+            submitted.isBeingPainted = false
+            self.submitted = nil
+        }
+    }
+
+    /// Whether a submitted frame's bitmap is still the renderer's: `waitUntilPainted()` has not
+    /// been called since (nor has another frame been rendered, which waits for it).
+    public var isPainting: Bool { submitted != nil }
+
+    /// The items of the frame whose bands were left to the crew: the helpers may still composite
+    /// them (the buffer is reused only once they are done).
+    private var painting: [PaintItem]?
+    /// The target of the last frame submitted, until it is waited for.
+    private var submitted: Bitmap?
+
+    /// Keeps `items`'s buffer, emptied, for the next frame's items, while the frames fill a fair
+    /// share of it (it must not keep the items: they hold stores and masks).
+    private func recycle(_ items: [PaintItem]) {
+        var items = items
+        guard items.capacity <= max(1024, 4 * items.count) else { return }
+        items.removeAll(keepingCapacity: true)
+        itemBuffer = items
+    }
+
+    /// A frame: everything `render` does, but the painting is only handed to the helpers when
+    /// `leavingPaint` (and splits into bands); the frame is then kept in `painting`.
+    private func frame(of layer: Layer, at time: TimeInterval, into bitmap: Bitmap, regionOfInterest: Region?,
+                       leavingPaint: Bool) -> Region {
         let tree = self.tree(for: layer, viewport: bitmap.bounds)
         let sameTarget = lastTarget.map { $0 == (bitmap.serial, bitmap.width, bitmap.height) } ?? false
         if sameTarget, pendingDamage.isEmpty, tree.isUpToDate(at: time) {
@@ -129,7 +202,7 @@ public final class Renderer {
         }
         let frame = FrameChanges(paintsDamage: sameTarget)
         let crew = self.crew
-        let pass = ContentPass(threads: threadCount, crew: crew)
+        let pass = ContentPass(threads: threadCount, crew: crew, afterPainting: painting != nil)
         cache.contentPass = pass
         tree.update(at: time, frame)
         discardRetiredTrees()
@@ -145,6 +218,9 @@ public final class Renderer {
             sameTarget || regionOfInterest != nil ? nil : Painter.plan(gathered.items, damage: Region(bitmap.bounds), threads: threadCount)
         }
         if plan != nil { paintsPlannedAhead += 1 }
+        // The last frame's painting reads the stores the pass redraws (its first batch, offered
+        // while updating, waited for it on the crew).
+        waitUntilPainted()
         cache.finish(pass)
         frame.resolveInkedDamage()
 
@@ -156,27 +232,24 @@ public final class Renderer {
             damage.formIntersection(regionOfInterest)
         }
         if !damage.isEmpty {
-            let (picture, gatheredItems) = gathered ?? paintItems(of: tree, key: key, firstChange: frame.firstChange)
-            var items = gatheredItems
-            Painter.paint(items, into: bitmap, damage: damage,
-                          base: picture?.base ?? .solid(backgroundColor.premultipliedARGB32), threads: threadCount,
-                          crew: crew, plan: plan)
-            // Emptied now (the items hold stores and masks, which the buffer must not keep), and
-            // kept only while the frames fill a fair share of it.
-            if items.capacity <= max(1024, 4 * items.count) {
-                items.removeAll(keepingCapacity: true)
-                itemBuffer = items
+            let (picture, items) = gathered ?? paintItems(of: tree, key: key, firstChange: frame.firstChange)
+            let left = Painter.paint(items, into: bitmap, damage: damage,
+                                     base: picture?.base ?? .solid(backgroundColor.premultipliedARGB32), threads: threadCount,
+                                     crew: crew, plan: plan, joining: !leavingPaint)
+            if left {
+                painting = items
+            } else {
+                recycle(items)
             }
-        } else if var items = gathered?.items {
-            items.removeAll(keepingCapacity: true)
-            itemBuffer = items
+        } else if let items = gathered?.items {
+            recycle(items)
         } else if let firstChange = frame.firstChange {
             _ = rasterCache.picture(for: key, firstChange: firstChange)
         }
         lastTarget = (bitmap.serial, bitmap.width, bitmap.height)
         if let firstChange = frame.firstChange {
             rasterCache.frameDidChange(key, firstChange: firstChange, tree: tree, width: bitmap.width, height: bitmap.height,
-                                       threads: threadCount)
+                                       threads: threadCount, reusing: painting == nil)
         }
         // Animation start and stop handlers run after the frame, when they may change the tree.
         for callback in frame.callbacks { callback() }
@@ -210,6 +283,7 @@ public final class Renderer {
     /// damage for the next one, so damage tracking is undisturbed. For inspecting a frame, and
     /// for measuring what the framework costs above the composites it issues.
     public func composites(for layer: Layer, at time: TimeInterval = 0, width: Int, height: Int) -> [Composite] {
+        waitUntilPainted()
         let target = PixelRect(x: 0, y: 0, width: max(0, width), height: max(0, height))
         let tree = self.tree(for: layer, viewport: target)
         let frame = FrameChanges(paintsDamage: lastTarget != nil)
@@ -374,3 +448,4 @@ public enum RenderError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+

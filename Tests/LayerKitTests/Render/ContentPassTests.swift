@@ -85,6 +85,40 @@ import Testing
         }
     }
 
+    /// A pass begun while the crew still paints the last frame (`afterPainting`, a frame
+    /// submitted without waiting) draws no store until every band of that painting has
+    /// finished: the bands read the stores the pass redraws. A helper done with its band waits
+    /// for the others' rather than take a store; without the fence it takes one at once.
+    @Test(arguments: [true, false])
+    func storesWaitForTheLastFramesPainting(afterPainting: Bool) throws {
+        let surface = try Bitmap(width: 256, height: 256)
+        let crew = Crew(helpers: 2)
+        let bandsDone = Locked(0), early = Locked(0), drawn = Locked(0)
+        // Two bands, one short and one long, as a frame's last bands are taken by two helpers.
+        for length in [0.002, 0.06] {
+            crew.offer { _ in
+                Thread.sleep(forTimeInterval: length)
+                bandsDone.withLock { $0 += 1 }
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.01)
+        let pass = ContentPass(threads: 3, crew: crew, afterPainting: afterPainting)
+        for _ in 0..<4 {
+            pass.submit(BackingStoreCache.Job(level: 0, surface: surface, draw: {
+                if bandsDone.withLock({ $0 }) < 2 { early.withLock { $0 += 1 } }
+                drawn.withLock { $0 += 1 }
+            }))
+        }
+        #expect(pass.drawsAhead)
+        pass.finish()
+        #expect(drawn.withLock { $0 } == 4 && bandsDone.withLock { $0 } == 2)
+        if afterPainting {
+            #expect(early.withLock { $0 } == 0, "a store was drawn while the last frame still painted")
+        } else {
+            #expect(early.withLock { $0 } > 0, "a pass without the fence waited anyway: this test would not see the fence go")
+        }
+    }
+
     /// A store handed to a helper lets go of what it was drawn from once it is drawn, on the
     /// thread that drew it, not when the pass is finished.
     @Test func aDrawnStoreLetsGoOfWhatItDrewBeforeFinish() throws {
