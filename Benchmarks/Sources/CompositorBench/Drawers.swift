@@ -9,6 +9,13 @@ public protocol Drawer: AnyObject {
     /// The last frame drawn, as premultiplied ARGB32 rows of `width` pixels (nil when the drawer
     /// makes no picture, as the memcpy floor does not).
     func pixels() -> [UInt32]?
+    /// Returns once the last frame drawn is complete: a drawer that leaves a frame's painting to
+    /// other threads while it prepares the next (`Renderer.submit`) waits for it here.
+    func finish()
+}
+
+extension Drawer {
+    public func finish() {}
 }
 
 /// Why a drawer cannot draw a scene.
@@ -23,15 +30,22 @@ public struct Unsupported: Error, CustomStringConvertible {
 public final class LayerKitDrawer: Drawer {
     public let scene: Scene
     public let mode: Scene.Mode
+    /// Whether frames are submitted back to back (`Renderer.submit`): each frame's painting goes
+    /// on while the next is prepared and updated, and `finish()` waits for the last. Otherwise
+    /// each is rendered and waited for (`Renderer.render`).
+    public let submits: Bool
     public let renderer: Renderer
     public let target: Bitmap
     /// What the last frame repainted.
     public private(set) var lastDamage: Region?
 
-    /// - Parameter mode: how frames are drawn; the scene's own mode by default.
-    public init(_ scene: Scene, threads: Int, mode: Scene.Mode? = nil) throws {
+    /// - Parameters:
+    ///   - mode: how frames are drawn; the scene's own mode by default.
+    ///   - submits: frames are submitted back to back rather than rendered one by one.
+    public init(_ scene: Scene, threads: Int, mode: Scene.Mode? = nil, submits: Bool = false) throws {
         self.scene = scene
         self.mode = mode ?? scene.mode
+        self.submits = submits
         renderer = Renderer(threadCount: threads)
         target = try Bitmap(width: scene.width, height: scene.height)
     }
@@ -39,10 +53,16 @@ public final class LayerKitDrawer: Drawer {
     public func draw(frame i: Int) {
         scene.prepare?(i)
         if mode == .fullFrame { renderer.invalidate() }
-        lastDamage = renderer.render(scene.root, at: scene.time(ofFrame: i), into: target)
+        let time = scene.time(ofFrame: i)
+        lastDamage = submits ? renderer.submit(scene.root, at: time, into: target) : renderer.render(scene.root, at: time, into: target)
     }
 
-    public func pixels() -> [UInt32]? { target.withUnsafePixels { Array($0) } }
+    public func finish() { renderer.waitUntilPainted() }
+
+    public func pixels() -> [UInt32]? {
+        finish()
+        return target.withUnsafePixels { Array($0) }
+    }
 }
 
 // MARK: - The composites of a frame, for the baselines

@@ -88,6 +88,11 @@ public func renderMarkdown(_ report: Report, drawers: [String], allCores: String
         line("it cannot draw the perspective scenes. ¹ LayerKit rasterizes these scenes' paths or text every")
         line("frame; the floor only replays the composites, so the ratio is rasterization cost, not")
         line("framework overhead.")
+        if hasAllCores {
+            line("LayerKit on all cores submits its frames back to back (`Renderer.submit`): each frame paints")
+            line("on the helpers while the next is prepared and updated; the last is waited for in the time.")
+            line("One core renders and waits (`render`), which is the same there.")
+        }
         if memcpyCores != nil {
             line("memcpy: all cores ÷ 1 is what copying a frame gains from all cores on this machine, measured")
             line("beside each scene (the copy split in bands as LayerKit paints): a frame bound by memory")

@@ -26,11 +26,13 @@ public func now() -> Double {
 }
 
 /// Draws frames with `drawer` for at least `seconds` and `minimumFrames`, after `warmUp`
-/// frames that are not timed (caches filled, pages touched, a damage history in place).
+/// frames that are not timed (caches filled, pages touched, a damage history in place). The
+/// time ends when the last frame is complete (`Drawer.finish()`).
 public func measure(_ drawer: Drawer, seconds: Double, minimumFrames: Int = 3, warmUp: Int = 2,
                     startingAt first: Int = 0) -> Sample {
     var i = first
     for _ in 0..<warmUp { drawer.draw(frame: i); i += 1 }
+    drawer.finish()
     let start = now()
     var frames = 0
     var elapsed = 0.0
@@ -40,7 +42,8 @@ public func measure(_ drawer: Drawer, seconds: Double, minimumFrames: Int = 3, w
         frames += 1
         elapsed = now() - start
     } while elapsed < seconds || frames < minimumFrames
-    return Sample(frames: frames, seconds: elapsed)
+    drawer.finish()
+    return Sample(frames: frames, seconds: now() - start)
 }
 
 /// How far two frames are apart: the mean absolute difference of their channels (8-bit levels)

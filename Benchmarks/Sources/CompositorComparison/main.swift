@@ -243,7 +243,7 @@ for resolution in options.resolutions {
         var drawers: [(String, Result<Drawer, Unsupported>)] = [
             ("LayerKit 1 core", attempt { try LayerKitDrawer(scene, threads: 1) }),
         ]
-        if cores > 1 { drawers.append((allCores, attempt { try LayerKitDrawer(scene, threads: cores) })) }
+        if cores > 1 { drawers.append((allCores, attempt { try LayerKitDrawer(scene, threads: cores, submits: true) })) }
         let baselines: [(String, Result<Drawer, Unsupported>)] = [
             (cairoFromScratch, attempt { try CairoDrawer(scene) }),
             (cairoBitmaps, attempt { try CairoBitmapDrawer(scene) }),
@@ -276,7 +276,7 @@ if options.scaling, options.only == nil {
             progress("scaling: \(resolution) \(scene.name)")
             compare("resolution", scene, [
                 ("LayerKit 1 core", attempt { try LayerKitDrawer(scene, threads: 1) }),
-                (allCores, attempt { try LayerKitDrawer(scene, threads: cores) }),
+                (allCores, attempt { try LayerKitDrawer(scene, threads: cores, submits: true) }),
                 ("raw pixman", attempt { try PixmanFloor(scene) }),
             ])
         }
