@@ -73,6 +73,17 @@ import Testing
         let root = Layer()
         root.bounds = CGRect(x: 0, y: 0, width: 640, height: 480)
         root.backgroundColor = Color(red: 0.1, green: 0.12, blue: 0.2)
+        // Turned panels under the lines, sampled every frame: painting takes long enough for
+        // the next frame's update to hand stores over while the bands still paint.
+        for k in 0..<6 {
+            let panel = Layer()
+            panel.bounds = CGRect(x: 0, y: 0, width: 700, height: 520)
+            panel.position = CGPoint(x: 320 + CGFloat(k % 2) * 3, y: 240 + CGFloat(k) * 2)
+            panel.backgroundColor = Color(red: 0.2 + Double(k) * 0.1, green: 0.3, blue: 0.4, alpha: 0.3)
+            panel.cornerRadius = 40
+            panel.transform = Transform3DMakeRotation(0.05 + CGFloat(k) * 0.02, 0, 0, 1)
+            root.addSublayer(panel)
+        }
         let lines = (0..<32).map { row -> TextLayer in
             let line = TextLayer()
             line.frame = CGRect(x: 10.25 + CGFloat(row % 2) * 310, y: 8 + CGFloat(row / 2) * 29, width: 300, height: 28)
