@@ -142,7 +142,7 @@ public final class Renderer {
     ///
     /// `bitmap` is the renderer's until the frame is painted: call `waitUntilPainted()` before
     /// reading or drawing into it (reading it before traps, whether or not the painting has
-    /// ended). The next frame this renderer renders, submits or inspects waits for the painting
+    /// ended, and so does another renderer's frame into it). The next frame this renderer renders, submits or inspects waits for the painting
     /// itself, as late as it can: after the tree's update, before the first store is redrawn
     /// (the painting reads the stores). Frames are the same bit for bit as `render`'s. With one
     /// thread, or damage too small to split, the frame is painted before this returns.
@@ -194,6 +194,8 @@ public final class Renderer {
     /// `leavingPaint` (and splits into bands); the frame is then kept in `painting`.
     private func frame(of layer: Layer, at time: TimeInterval, into bitmap: Bitmap, regionOfInterest: Region?,
                        leavingPaint: Bool) -> Region {
+        // Another renderer's submitted frame: its helpers may still paint it.
+        if bitmap !== submitted { bitmap.checkNotBeingPainted() }
         let tree = self.tree(for: layer, viewport: bitmap.bounds)
         let sameTarget = lastTarget.map { $0 == (bitmap.serial, bitmap.width, bitmap.height) } ?? false
         if sameTarget, pendingDamage.isEmpty, tree.isUpToDate(at: time) {

@@ -181,8 +181,8 @@ import Testing
         #expect(!target.isBeingPainted && !renderer.isPainting)
     }
 
-    /// Reading a submitted frame before waiting for it stops the program with the reason,
-    /// instead of reading pixels half painted.
+    /// Reading a submitted frame before waiting for it, or rendering into it with another
+    /// renderer, stops the program with the reason, instead of reading pixels half painted.
     @Test func readingASubmittedFrameTraps() async {
         await #expect(processExitsWith: .failure) {
             let root = Layer()
@@ -192,6 +192,16 @@ import Testing
             let target = try Bitmap(width: 64, height: 48)
             renderer.submit(root, at: 0, into: target)
             _ = target.pixel(x: 0, y: 0)
+        }
+        // Nor may another renderer draw into it: its helpers would paint beside the first's.
+        await #expect(processExitsWith: .failure) {
+            let root = Layer()
+            root.bounds = CGRect(x: 0, y: 0, width: 64, height: 48)
+            let target = try Bitmap(width: 64, height: 48)
+            let first = Renderer(threadCount: 2), second = Renderer(threadCount: 2)
+            first.submit(root, at: 0, into: target)
+            second.render(root, at: 0, into: target)
+            withExtendedLifetime(first) {}
         }
     }
 }
