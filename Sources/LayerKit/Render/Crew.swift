@@ -230,12 +230,12 @@ private final class Shared: @unchecked Sendable {
     private var pending: Int { offers[head...].reduce(0) { $0 + $1.count - $1.next } }
 
     /// The next run not handed out, taken; nil when none is, or when the next is the first of a
-    /// fenced offer and a run of an earlier one still goes (`fenceHolds`). Under the lock.
+    /// fenced offer and a run of an earlier one still goes (`nextRunWaits`). Under the lock.
     private func take() -> (@Sendable (Int) -> Void, Int)? {
         while head < offers.count {
             let index = offers[head].next
             if index < offers[head].count {
-                if index == 0 && offers[head].fenced && (running > 0 || joinerRuns) { return nil }
+                if index == 0 && offers[head].fenced && runsGo { return nil }
                 offers[head].next += 1
                 return (offers[head].work, index)
             }
@@ -246,7 +246,10 @@ private final class Shared: @unchecked Sendable {
 
     /// Whether the next run offered is the first of a fenced offer and waits for a run of an
     /// earlier one. Under the lock.
-    private var nextRunWaits: Bool { nextOfferIsFenced && (running > 0 || joinerRuns) }
+    private var nextRunWaits: Bool { nextOfferIsFenced && runsGo }
+
+    /// Whether a run goes, on a helper or on the joining thread. Under the lock.
+    private var runsGo: Bool { running > 0 || joinerRuns }
 
     /// Whether the next run offered is the first of a fenced offer. Under the lock.
     private var nextOfferIsFenced: Bool {
@@ -254,14 +257,10 @@ private final class Shared: @unchecked Sendable {
         return offer.fenced && offer.next == 0
     }
 
-    /// Whether runs are offered but the next waits for its fence (a run of an earlier offer
-    /// still goes). Under the lock, after `take()` returned nil.
-    private var fenceHolds: Bool { head < offers.count }
-
     /// Once the last run of earlier offers has finished, lets helpers waiting at a fence know
     /// (watchers see `offered` change; sleepers are woken). Under the lock.
     private func liftFenceIfDue() {
-        guard running == 0, !joinerRuns, nextOfferIsFenced else { return }
+        guard !runsGo, nextOfferIsFenced else { return }
         offered.add(1, ordering: .releasing)
         if sleepers > 0 { condition.broadcast() }
     }
@@ -278,7 +277,7 @@ private final class Shared: @unchecked Sendable {
                 joinerRuns = false
                 liftFenceIfDue()
             }
-            guard fenceHolds else { break }
+            guard nextRunWaits else { break }
             waitForHelpersRuns { nextRunWaits }
         }
         offers.removeAll(keepingCapacity: true)
@@ -290,8 +289,9 @@ private final class Shared: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Returns once no helper runs a run: watching a while (when the policy lets it), then
-    /// asleep on the condition. Under the lock (let go while waiting).
+    /// Returns once `holds` is false — it turns false when a helper's run ends: no helper runs
+    /// one, or a fence has lifted — watching a while (when the policy lets it), then asleep on
+    /// the condition. Under the lock (let go while waiting).
     private func waitForHelpersRuns(while holds: () -> Bool) {
         guard holds() else { return }
         let watch = policy.watches

@@ -142,9 +142,9 @@ public final class Renderer {
     ///
     /// `bitmap` is the renderer's until the frame is painted: call `waitUntilPainted()` before
     /// reading or drawing into it (reading it before traps, whether or not the painting has
-    /// ended, and so does another renderer's frame into it). The next frame this renderer renders, submits or inspects waits for the painting
-    /// itself, as late as it can: after the tree's update, before the first store is redrawn
-    /// (the painting reads the stores). Frames are the same bit for bit as `render`'s. With one
+    /// ended, and so does another renderer's frame into it). The next frame this renderer
+    /// renders, submits or inspects waits for the painting itself, as late as it can: after the
+    /// tree's update, before the first store is redrawn (the painting reads the stores). Frames are the same bit for bit as `render`'s. With one
     /// thread, or damage too small to split, the frame is painted before this returns.
     ///
     /// - Returns: the pixels that are being repainted.

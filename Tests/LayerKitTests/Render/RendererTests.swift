@@ -53,23 +53,16 @@ extension Bitmap {
     @Test func fullFramesPlannedWhileStoresAreDrawnMatchOneThread() throws {
         let root = rootLayer(640, 480)
         root.backgroundColor = Color(red: 0.1, green: 0.12, blue: 0.2)
-        let lines = (0..<32).map { row -> TextLayer in
-            let line = TextLayer()
-            line.frame = CGRect(x: 10.25 + CGFloat(row % 2) * 310, y: 8 + CGFloat(row / 2) * 29, width: 300, height: 28)
-            line.fontSize = 20
-            line.foregroundColor = Color(red: 0.9, green: 0.92, blue: 0.85)
-            root.addSublayer(line)
-            return line
-        }
+        let lines = ChangingLines(in: root)
         let one = Renderer(threadCount: 1), two = Renderer(threadCount: 2)
         let a = try Bitmap(width: 640, height: 480), b = try Bitmap(width: 640, height: 480)
         for frame in 0..<12 {
-            for (i, line) in lines.enumerated() { line.string = "LINE-\(i)  \(frame * 7919 % 1000 + i).\(frame % 10)  +\(frame)%" }
+            lines.show(frame: frame)
             one.invalidate()
             two.invalidate()
             one.render(root, at: 0, into: a)
             two.render(root, at: 0, into: b)
-            let differing = a.withUnsafePixels { a in b.withUnsafePixels { b in zip(a, b).count { $0 != $1 } } }
+            let differing = b.differingPixels(from: a)
             #expect(differing == 0, "frame \(frame): \(differing) pixels differ from one thread's")
         }
         #expect(two.paintsPlannedAhead > 0, "no frame was planned while its stores were drawn")

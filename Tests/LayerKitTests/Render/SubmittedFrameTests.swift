@@ -70,8 +70,7 @@ import Testing
     /// painting), frame after frame, and the frames are one thread's. Frames are submitted into
     /// two bitmaps in turn, each compared once the next frame has been submitted.
     @Test func storesRedrawnWhileTheLastFramePaintsAreDrawnAfterIt() throws {
-        let root = Layer()
-        root.bounds = CGRect(x: 0, y: 0, width: 640, height: 480)
+        let root = rootLayer(640, 480)
         root.backgroundColor = Color(red: 0.1, green: 0.12, blue: 0.2)
         // Turned panels under the lines, sampled every frame: painting takes long enough for
         // the next frame's update to hand stores over while the bands still paint.
@@ -84,32 +83,22 @@ import Testing
             panel.transform = Transform3DMakeRotation(0.05 + CGFloat(k) * 0.02, 0, 0, 1)
             root.addSublayer(panel)
         }
-        let lines = (0..<32).map { row -> TextLayer in
-            let line = TextLayer()
-            line.frame = CGRect(x: 10.25 + CGFloat(row % 2) * 310, y: 8 + CGFloat(row / 2) * 29, width: 300, height: 28)
-            line.fontSize = 20
-            line.foregroundColor = Color(red: 0.9, green: 0.92, blue: 0.85)
-            root.addSublayer(line)
-            return line
-        }
-        func strings(_ frame: Int) {
-            for (i, line) in lines.enumerated() { line.string = "LINE-\(i)  \(frame * 7919 % 1000 + i).\(frame % 10)  +\(frame)%" }
-        }
+        let lines = ChangingLines(in: root)
         // One thread's frames first, so that nothing slow comes between two submissions.
         let one = Renderer(threadCount: 1)
         let expected = try (0..<24).map { frame in
-            strings(frame)
+            lines.show(frame: frame)
             return try one.render(root, at: 0)
         }
         let two = Renderer(threadCount: 4)
         let pair = try [Bitmap(width: 640, height: 480), Bitmap(width: 640, height: 480)]
         for frame in 0..<24 {
-            strings(frame)
+            lines.show(frame: frame)
             two.submit(root, at: 0, into: pair[frame % 2])
             #expect(two.isPainting)
             if frame > 0 {
                 let last = pair[(frame + 1) % 2]
-                let differing = expected[frame - 1].withUnsafePixels { a in last.withUnsafePixels { b in zip(a, b).count { $0 != $1 } } }
+                let differing = last.differingPixels(from: expected[frame - 1])
                 #expect(differing == 0, "frame \(frame - 1): \(differing) pixels differ from one thread's")
             }
         }
@@ -167,8 +156,7 @@ import Testing
     /// renderer's until waited for, even when painted before `submit` returned (one thread), so
     /// that code reading too early fails on every machine, not only on one with cores to spare.
     @Test func aSubmittedBitmapIsTheRenderersUntilWaitedFor() throws {
-        let root = Layer()
-        root.bounds = CGRect(x: 0, y: 0, width: 64, height: 48)
+        let root = rootLayer(64, 48)
         root.backgroundColor = .white
         let renderer = Renderer(threadCount: 1)
         let target = try Bitmap(width: 64, height: 48)
@@ -185,8 +173,7 @@ import Testing
     /// renderer, stops the program with the reason, instead of reading pixels half painted.
     @Test func readingASubmittedFrameTraps() async {
         await #expect(processExitsWith: .failure) {
-            let root = Layer()
-            root.bounds = CGRect(x: 0, y: 0, width: 64, height: 48)
+            let root = rootLayer(64, 48)
             root.backgroundColor = .white
             let renderer = Renderer(threadCount: 2)
             let target = try Bitmap(width: 64, height: 48)
@@ -195,8 +182,7 @@ import Testing
         }
         // Nor may another renderer draw into it: its helpers would paint beside the first's.
         await #expect(processExitsWith: .failure) {
-            let root = Layer()
-            root.bounds = CGRect(x: 0, y: 0, width: 64, height: 48)
+            let root = rootLayer(64, 48)
             let target = try Bitmap(width: 64, height: 48)
             let first = Renderer(threadCount: 2), second = Renderer(threadCount: 2)
             first.submit(root, at: 0, into: target)
